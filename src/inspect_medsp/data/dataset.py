@@ -1,0 +1,231 @@
+"""Join scenarios with their rubrics into Inspect samples, reporting every exclusion."""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import BaseModel, ConfigDict, Field
+
+from inspect_medsp.data.errors import MedSPDataError
+from inspect_medsp.data.models import COMPETENCIES, Competency, SampleRecord
+from inspect_medsp.data.rubrics import RubricSet, load_rubrics, load_subset
+from inspect_medsp.data.scenarios import PacketError, discover_scenario_ids, load_scenario
+
+logger = logging.getLogger("inspect_medsp")
+
+METADATA_KEY = "medsp"
+"""Sample metadata key holding the :class:`SampleRecord`."""
+
+REASONS: dict[str, str] = {
+    "unreadable": "unreadable rubric files",
+    "no_items": "rubrics with no items",
+    "no_rubric": "scenarios with no rubric file",
+    "bad_packets": "scenarios with a missing or empty role folder",
+    "no_scenario": "rubrics whose scenario is not in the data",
+}
+"""Exclusion reasons, in the order they are reported."""
+
+
+class LoadReport(BaseModel):
+    """What a load kept and what it left out, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    scenarios: int
+    items: int
+    items_by_competency: dict[Competency, int]
+    excluded: dict[str, list[str]] = Field(default_factory=dict)
+    details: dict[str, str] = Field(default_factory=dict)
+
+    def count_line(self) -> str:
+        """One line: scenarios and items kept, then exclusions by reason."""
+        line = f"{self.name}: {self.scenarios} scenarios, {self.items} rubric items"
+        parts = [f"{len(ids)} {REASONS[r]}" for r, ids in self.excluded.items() if ids]
+        if parts:
+            n = sum(len(ids) for ids in self.excluded.values())
+            line += f"; {n} excluded: " + ", ".join(parts)
+        return line
+
+    def warning_lines(self) -> list[str]:
+        """One line per exclusion reason, naming every id (with the file's fault if known)."""
+        lines = []
+        for reason, ids in self.excluded.items():
+            if not ids:
+                continue
+            named = [f"{i} ({self.details[i]})" if i in self.details else i for i in ids]
+            lines.append(f"{self.name}: excluded {len(ids)} {REASONS[reason]}: {'; '.join(named)}")
+        return lines
+
+    def log(self) -> None:
+        """Emit the warning lines and the count line on the ``inspect_medsp`` logger."""
+        for line in self.warning_lines():
+            logger.warning(line)
+        if any(self.excluded.values()):
+            logger.warning(self.count_line())
+        else:
+            logger.info(self.count_line())
+
+
+def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list[str]:
+    """Keep the ids matching any of ``patterns`` (exact ids or shell globs).
+
+    Raises:
+        MedSPDataError: A pattern matches nothing.
+    """
+    if not patterns:
+        return list(available)
+    chosen: set[str] = set()
+    for pattern in patterns:
+        hits = [i for i in available if fnmatch.fnmatchcase(i, pattern)]
+        if not hits:
+            raise MedSPDataError(
+                f"scenarios: '{pattern}' matches no scenario; use ids like "
+                "mededportal_10009/scenario1 or globs like 'mededportal_100*/*'"
+            )
+        chosen.update(hits)
+    return [i for i in available if i in chosen]
+
+
+def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -> LoadReport:
+    """Summarise a rubric set over ``ids`` (all files when ``None``) without scenario data."""
+    universe = sorted(rubric_set.rubrics) if ids is None else list(ids)
+    problems = (
+        rubric_set.problems
+        if ids is None
+        else {i: p for i, p in rubric_set.problems.items() if i in set(ids)}
+    )
+    kept = [i for i in universe if i in rubric_set.rubrics]
+    by_comp = rubric_set.items_by_competency(kept)
+    excluded: dict[str, list[str]] = {r: [] for r in REASONS}
+    details: dict[str, str] = {}
+    for pid, problem in sorted(problems.items()):
+        excluded[problem.fault].append(pid)
+        if problem.fault == "unreadable":
+            details[pid] = problem.detail
+    return LoadReport(
+        name=name,
+        scenarios=len(kept),
+        items=sum(by_comp.values()),
+        items_by_competency=by_comp,
+        excluded={r: v for r, v in excluded.items() if v},
+        details=details,
+    )
+
+
+def load_records(
+    scenario_root: Path,
+    upstream_root: Path,
+    *,
+    subset: bool = False,
+    scenarios: Sequence[str] | None = None,
+    name: str = "MedSP1000",
+    data_revision: str | None = None,
+    rubric_revision: str | None = None,
+) -> tuple[list[SampleRecord], LoadReport]:
+    """Load every scoreable scenario with its rubric.
+
+    Args:
+        scenario_root: Top of a tree in the Hub layout.
+        upstream_root: Folder holding ``rubrics/`` (and ``subset.json`` when ``subset``).
+        subset: Restrict to the published subset in ``subset.json``.
+        scenarios: Optional ids or globs to restrict further.
+        name: Name used in report lines.
+        data_revision: Commit of the scenario data, recorded in each sample.
+        rubric_revision: Commit of the rubric archive, recorded in each sample.
+
+    Returns:
+        The records in id order and the report of what was left out.
+
+    Raises:
+        MedSPDataError: A subset id is not in the data, a pattern matches nothing, or nothing
+            scoreable remains.
+    """
+    rubric_set = load_rubrics(upstream_root)
+    in_data = discover_scenario_ids(scenario_root)
+    if subset:
+        wanted = load_subset(upstream_root)
+        present = set(in_data)
+        for sid in wanted:
+            if sid not in present:
+                raise MedSPDataError(
+                    f"subset scenario {sid} is not in {scenario_root}; the data tree is "
+                    "incomplete: re-download byrLLCC/MedSP1000 or fix data_dir"
+                )
+        universe = wanted
+    else:
+        universe = in_data
+    ids = select_ids(sorted(universe), scenarios)
+
+    excluded: dict[str, list[str]] = {r: [] for r in REASONS}
+    details: dict[str, str] = {}
+    records: list[SampleRecord] = []
+    for sid in ids:
+        problem = rubric_set.problems.get(sid)
+        rubric = rubric_set.rubrics.get(sid)
+        if problem is not None:
+            excluded[problem.fault].append(sid)
+            if problem.fault == "unreadable":
+                details[sid] = problem.detail
+            continue
+        if rubric is None:
+            excluded["no_rubric"].append(sid)
+            continue
+        try:
+            scenario = load_scenario(scenario_root, sid)
+        except PacketError as err:
+            excluded["bad_packets"].append(sid)
+            details[sid] = str(err)
+            continue
+        records.append(
+            SampleRecord(
+                scenario=scenario,
+                rubric=rubric,
+                data_revision=data_revision,
+                rubric_revision=rubric_revision,
+            )
+        )
+    if not subset and not scenarios:
+        present = set(in_data)
+        excluded["no_scenario"] = sorted(s for s in rubric_set.rubrics if s not in present)
+
+    by_comp = {c: sum(len(getattr(r.rubric, c)) for r in records) for c in COMPETENCIES}
+    report = LoadReport(
+        name=name,
+        scenarios=len(records),
+        items=sum(by_comp.values()),
+        items_by_competency=by_comp,
+        excluded={r: v for r, v in excluded.items() if v},
+        details=details,
+    )
+    if not records:
+        raise MedSPDataError(
+            f"{report.count_line()}: nothing left to score; check data_dir, upstream_dir "
+            "and scenarios"
+        )
+    return records, report
+
+
+def record_to_sample(record: SampleRecord) -> Sample:
+    """One Inspect sample: input is the clinician's own materials, metadata the full record."""
+    scenario = record.scenario
+    return Sample(
+        id=scenario.id,
+        input=scenario.packets.examinee,
+        metadata={
+            "case_id": scenario.case_id,
+            "scenario": scenario.scenario,
+            **scenario.metadata,
+            "rubric_items": record.rubric.n_items,
+            METADATA_KEY: record.model_dump(mode="json"),
+        },
+    )
+
+
+def build_dataset(records: Sequence[SampleRecord], name: str) -> MemoryDataset:
+    """An Inspect dataset of the records, in order."""
+    return MemoryDataset([record_to_sample(r) for r in records], name=name)

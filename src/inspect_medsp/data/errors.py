@@ -1,0 +1,19 @@
+"""The one error type the data layer raises for bad input."""
+
+from inspect_ai._util.error import PrerequisiteError
+
+
+class MedSPDataError(PrerequisiteError):
+    """Bad or missing benchmark input.
+
+    The message is one line naming the file, folder or id at fault and the fix.
+    Deriving from Inspect's prerequisite error makes ``inspect eval`` print the
+    message alone instead of a traceback.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.args = (message,)
+
+    def __str__(self) -> str:
+        return str(self.message)

@@ -1,0 +1,145 @@
+"""Read scenario folders in the Hub layout into typed :class:`Scenario` records.
+
+Layout: ``<root>/<case_id>/<scenarioN>/<role>/*`` with the four role folders of
+:data:`ROLES`. Optional ``metadata.json`` files beside the role folders (or in the
+case folder) carry extra facts such as the specialty.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from inspect_medsp.data.errors import MedSPDataError
+from inspect_medsp.data.models import ROLES, Packets, Scenario
+
+TEXT_SUFFIXES = frozenset(
+    {".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".csv", ".html", ".xml"}
+)
+"""File endings that count as a packet's text."""
+
+METADATA_FILE = "metadata.json"
+SCENARIO_DIR = re.compile(r"^scenario\d+$")
+_STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
+_DOI_NUMBER = re.compile(
+    r"^(?:mededportal_(?P<a>\d+)|mep_2374-8265\.(?P<b>\d+)(?:-.*)?|mep-\d+-(?P<c>\d+)(?:-.*)?)$"
+)
+
+
+class PacketError(MedSPDataError):
+    """A role folder is missing or holds no text."""
+
+
+def strip_deleted(text: str) -> str:
+    """Remove markdown strike-through spans (``~~...~~``): authors' deleted material."""
+    return _STRIKE.sub("", text)
+
+
+def mededportal_doi(case_id: str) -> str | None:
+    """The MedEdPORTAL article link for a case id, when the id carries the article number."""
+    match = _DOI_NUMBER.match(case_id)
+    if match is None:
+        return None
+    number = match.group("a") or match.group("b") or match.group("c")
+    return f"https://www.mededportal.org/doi/10.15766/mep_2374-8265.{number}"
+
+
+def _is_hidden(path: Path, base: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(base).parts)
+
+
+def read_packet(folder: Path) -> str:
+    """Join a role folder's text files, sorted by path, each under a heading with its name.
+
+    Args:
+        folder: The role folder, e.g. ``.../scenario1/sp_actor``.
+
+    Returns:
+        The packet text with strike-through removed.
+
+    Raises:
+        PacketError: The folder is missing or holds no text file.
+    """
+    if not folder.is_dir():
+        raise PacketError(
+            f"{folder}: role folder missing; every scenario needs "
+            f"{', '.join(r + '/' for r in ROLES)} (re-download byrLLCC/MedSP1000 or fix data_dir)"
+        )
+    files = sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES and not _is_hidden(p, folder)
+    )
+    sections: list[str] = []
+    for path in files:
+        body = strip_deleted(path.read_text(encoding="utf-8", errors="replace")).strip()
+        if body:
+            sections.append(f"## {path.relative_to(folder).as_posix()}\n\n{body}")
+    if not sections:
+        raise PacketError(
+            f"{folder}: role folder has no text (expected files ending in "
+            f"{', '.join(sorted(TEXT_SUFFIXES))}); restore it from byrLLCC/MedSP1000"
+        )
+    return "\n\n".join(sections)
+
+
+def read_metadata(scenario_dir: Path) -> dict[str, str]:
+    """Collect string metadata from ``metadata.json`` in the case folder, then the scenario folder.
+
+    Raises:
+        MedSPDataError: A metadata file is not a JSON object.
+    """
+    merged: dict[str, str] = {}
+    for path in (scenario_dir.parent / METADATA_FILE, scenario_dir / METADATA_FILE):
+        if not path.is_file():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            raise MedSPDataError(f"{path}: not valid JSON ({err.msg}); fix or delete it") from err
+        if not isinstance(data, dict):
+            raise MedSPDataError(f"{path}: expected a JSON object of metadata; fix or delete it")
+        merged.update({str(k): str(v) for k, v in data.items() if v is not None})
+    return merged
+
+
+def load_scenario(root: Path, scenario_id: str) -> Scenario:
+    """Load one scenario ``<case_id>/<scenarioN>`` from a tree in the Hub layout.
+
+    Raises:
+        PacketError: A role folder is missing or empty.
+    """
+    case_id, scenario = scenario_id.split("/", 1)
+    scenario_dir = root / case_id / scenario
+    packets = Packets(**{role: read_packet(scenario_dir / role) for role in ROLES})
+    metadata = read_metadata(scenario_dir)
+    doi = mededportal_doi(case_id)
+    if doi is not None:
+        metadata.setdefault("source_url", doi)
+    return Scenario(case_id=case_id, scenario=scenario, packets=packets, metadata=metadata)
+
+
+def discover_scenario_ids(root: Path) -> list[str]:
+    """Every ``<case_id>/<scenarioN>`` folder under ``root``, sorted.
+
+    Raises:
+        MedSPDataError: ``root`` holds no scenario folder at all.
+    """
+    ids = sorted(_walk(root))
+    if not ids:
+        raise MedSPDataError(
+            f"{root}: no <case_id>/<scenarioN>/ folders found; data_dir must point at the "
+            "top of the byrLLCC/MedSP1000 tree"
+        )
+    return ids
+
+
+def _walk(root: Path) -> Iterator[str]:
+    for case_dir in root.iterdir():
+        if not case_dir.is_dir() or case_dir.name.startswith("."):
+            continue
+        for scenario_dir in case_dir.iterdir():
+            if scenario_dir.is_dir() and SCENARIO_DIR.match(scenario_dir.name):
+                yield f"{case_dir.name}/{scenario_dir.name}"

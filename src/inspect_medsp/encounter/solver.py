@@ -1,0 +1,165 @@
+"""The encounter as Inspect solvers: the ``turns`` protocol (the paper's) and ``tools``."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+from inspect_ai.log import transcript
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import span
+
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.encounter.engine import Encounter
+from inspect_medsp.encounter.prompts import render
+from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.encounter.roles import (
+    CLINICIAN,
+    ENVIRONMENT,
+    PATIENT,
+    RoleResult,
+    generate_json,
+    role_agent,
+)
+from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
+
+DEFAULT_JUDGE = "openai/gpt-5.5"
+"""The reference setup's model for the patient, environment and evaluator roles."""
+
+Protocol = Literal["turns", "tools"]
+
+ClinicianPolicy = Callable[
+    [list[ChatMessage]], Awaitable[tuple[RoleResult[ClinicianReply], ModelOutput]]
+]
+"""Produces the clinician's turn from its history; test-time-compute strategies replace it."""
+
+ROLE_CONFIG = GenerateConfig(cache_prompt=True)
+"""Role histories are append-only, so provider prompt caching pays off."""
+
+
+def sample_record(state: TaskState) -> SampleRecord:
+    """The scenario and rubric this sample carries."""
+    return SampleRecord.model_validate(state.metadata[METADATA_KEY])
+
+
+def role_model(role: str, judge: str) -> Model:
+    """The model bound to ``role`` with ``--model-role``, else the ``judge`` fallback."""
+    return get_model(role=role, default=judge)
+
+
+def start_encounter(
+    state: TaskState, judge: str, max_turns: int, protocol: Protocol, config: GenerateConfig
+) -> Encounter:
+    """Bind the role models, reset the Trajectory and open the encounter for a sample."""
+    record = sample_record(state)
+    patient_model = role_model("patient", judge)
+    environment_model = role_model("environment", judge)
+    roles = {
+        "clinician": str(get_model()),
+        "patient": str(patient_model),
+        "environment": str(environment_model),
+    }
+    traj = Trajectory(store=state.store)
+    traj.protocol = protocol
+    traj.max_turns = max_turns
+    traj.role_models = roles
+    transcript().info(
+        "MedSP roles: " + ", ".join(f"{role}={model}" for role, model in roles.items())
+    )
+    role_config = ROLE_CONFIG.merge(config)
+    return Encounter(
+        record,
+        traj,
+        patient=role_agent(PATIENT, patient_model, role_config),
+        environment=role_agent(ENVIRONMENT, environment_model, role_config),
+    )
+
+
+def default_policy(model: Model, config: GenerateConfig | None = None) -> ClinicianPolicy:
+    """One clinician reply from the model under test, with the usual retries."""
+
+    async def policy(
+        history: list[ChatMessage],
+    ) -> tuple[RoleResult[ClinicianReply], ModelOutput]:
+        return await generate_json(model, history, CLINICIAN, config)
+
+    return policy
+
+
+@solver
+def medsp_encounter(
+    judge: str = DEFAULT_JUDGE,
+    max_turns: int = 12,
+    policy: Callable[[TaskState], ClinicianPolicy] | None = None,
+    role_config: GenerateConfig | None = None,
+) -> Solver:
+    """The ``turns`` protocol: the model under test replies ``{speak, actions, eos}`` each turn.
+
+    ``state.messages`` is the clinician's conversation as it lived it.
+
+    Args:
+        judge: Model for roles not given with ``--model-role``.
+        max_turns: Turn limit.
+        policy: Builds the clinician policy for a sample (default: one reply per turn).
+        role_config: Generation settings for the patient and environment.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        encounter = start_encounter(
+            state, judge, max_turns, "turns", role_config or GenerateConfig()
+        )
+        traj = encounter.trajectory
+        clinician = default_policy(get_model()) if policy is None else policy(state)
+        state.messages = [
+            ChatMessageSystem(content=render("clinician_system")),
+            ChatMessageUser(
+                content=render(
+                    "clinician_opening",
+                    materials=state.input_text,
+                    state_label=traj.state_label,
+                    patient_status=traj.patient_status,
+                )
+            ),
+        ]
+        while not encounter.over:
+            async with span(f"turn {traj.turn_count + 1}", type="turn"):
+                result, output = await clinician(state.messages)
+                state.messages.append(result.message)
+                state.output = output
+                turn = await encounter.step(result)
+                state.messages.append(ChatMessageUser(content=encounter.clinician_update(turn)))
+        return state
+
+    return solve
+
+
+@solver
+def medsp_tools_encounter(
+    judge: str = DEFAULT_JUDGE,
+    max_turns: int = 12,
+    agent: AgentFactory | None = None,
+) -> Solver:
+    """The ``tools`` protocol: any Inspect agent acts through encounter tools.
+
+    Args:
+        judge: Model for roles not given with ``--model-role``.
+        max_turns: Turn budget; every tool call is one turn of the state machine.
+        agent: Builds the clinician agent from its instructions and the tools (default
+            ``react()``).
+    """
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        encounter = start_encounter(state, judge, max_turns, "tools", GenerateConfig())
+        return await run_tools_encounter(state, encounter, agent)
+
+    return solve

@@ -1,0 +1,120 @@
+"""The ``tools`` protocol: the clinician is any Inspect agent acting through encounter tools.
+
+Every tool call is one turn of the same state machine as the ``turns`` protocol, so the
+Trajectory and the scorer are the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspect_ai.agent import Agent, AgentState, react
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser
+from inspect_ai.solver import TaskState
+from inspect_ai.tool import Tool, tool
+
+from inspect_medsp.encounter.engine import Encounter
+from inspect_medsp.encounter.prompts import render
+from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.encounter.roles import RoleResult
+
+AgentFactory = Callable[[str, list[Tool]], Agent]
+"""Builds a clinician agent from its instructions and the encounter tools."""
+
+
+async def _play(encounter: Encounter, move: ClinicianReply) -> str:
+    if encounter.over:
+        return f"The encounter is over ({encounter.trajectory.end_reason}). Call submit."
+    result = RoleResult(
+        reply=move,
+        raw=move.model_dump_json(),
+        message=ChatMessageAssistant(content=move.model_dump_json()),
+    )
+    turn = await encounter.step(result)
+    update = encounter.clinician_update(turn)
+    if encounter.over:
+        update += "\n\nThe encounter is over. Call submit."
+    return update
+
+
+def encounter_tools(encounter: Encounter) -> list[Tool]:
+    """The three clinician tools bound to one encounter."""
+
+    @tool
+    def talk_to_patient() -> Tool:
+        async def execute(speech: str) -> str:
+            """Say something aloud to the patient and anyone with them.
+
+            Args:
+                speech: The words you say.
+
+            Returns:
+                The patient side's reply and anything else that happened.
+            """
+            return await _play(encounter, ClinicianReply(speak=speech))
+
+        return execute
+
+    @tool
+    def perform_actions() -> Tool:
+        async def execute(actions: list[str], speech: str = "") -> str:
+            """Carry out non-verbal clinical steps, one concrete step per entry.
+
+            Args:
+                actions: Steps such as examining, checking vital signs, ordering or reviewing
+                    an investigation, giving a drug with dose and route, calling a colleague.
+                speech: Optional words said aloud at the same time.
+
+            Returns:
+                Results, readings, staff responses and the patient side's reply.
+            """
+            return await _play(encounter, ClinicianReply(speak=speech, actions=list(actions)))
+
+        return execute
+
+    @tool
+    def complete_stage() -> Tool:
+        async def execute(speech: str = "", actions: list[str] | None = None) -> str:
+            """Declare everything needed in the current stage done, so the case moves on.
+
+            Args:
+                speech: Optional words said aloud.
+                actions: Optional last steps of this stage.
+
+            Returns:
+                What happens next, or that the encounter is over.
+            """
+            move = ClinicianReply(speak=speech, actions=list(actions or []), eos=True)
+            return await _play(encounter, move)
+
+        return execute
+
+    return [talk_to_patient(), perform_actions(), complete_stage()]
+
+
+def default_agent(instructions: str, tools: list[Tool]) -> Agent:
+    """``react()`` with the encounter tools, stopping once the encounter is over."""
+    return react(name="clinician", prompt=instructions, tools=tools)
+
+
+async def run_tools_encounter(
+    state: TaskState, encounter: Encounter, factory: AgentFactory | None = None
+) -> TaskState:
+    """Run the clinician agent until it submits or the turn budget is spent."""
+    traj = encounter.trajectory
+    tools = encounter_tools(encounter)
+    instructions = render("tools_system", max_turns=traj.max_turns)
+    clinician = (factory or default_agent)(instructions, tools)
+    opening = render(
+        "tools_opening",
+        materials=state.input_text,
+        state_label=traj.state_label,
+        patient_status=traj.patient_status,
+    )
+    agent_state = await clinician(AgentState(messages=[ChatMessageUser(content=opening)]))
+    state.messages = agent_state.messages
+    state.output = agent_state.output
+    if not encounter.over:
+        traj.end = "turn_limit" if traj.turn_count >= traj.max_turns else "agent_stopped"
+        traj.end_reason = "the clinician agent stopped before the encounter ended"
+    return state

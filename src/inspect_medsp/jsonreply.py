@@ -1,0 +1,150 @@
+"""Tolerant extraction of one JSON object from a model's reply.
+
+Models wrap JSON in prose or code fences, cut it off at the token limit, or give a
+string where a list belongs. This module finds the object, repairs a truncated tail
+where the repair is unambiguous, and says what it had to do, so every repair can be
+counted rather than hidden.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
+_OPEN_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*)$", re.DOTALL)
+
+
+class Extracted(BaseModel):
+    """A JSON object found in text, with the repairs needed to find it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    data: dict[str, Any]
+    repairs: list[str] = Field(default_factory=list)
+
+
+class NotJSONError(ValueError):
+    """No JSON object could be recovered from a reply."""
+
+
+def _balanced_object(text: str, start: int) -> tuple[str, bool]:
+    """The object starting at ``start``; the flag is False when the text ends first."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1], True
+    return text[start:], False
+
+
+def _scan(fragment: str) -> tuple[list[str], bool, list[int]]:
+    """Open brackets (as closers), whether a string is open, and commas outside strings."""
+    stack: list[str] = []
+    commas: list[int] = []
+    in_string = False
+    escaped = False
+    for i, ch in enumerate(fragment):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack:
+            stack.pop()
+        elif ch == ",":
+            commas.append(i)
+    return stack, in_string, commas
+
+
+def _close(fragment: str) -> str:
+    stack, in_string, _ = _scan(fragment)
+    text = fragment + ('"' if in_string else "")
+    text = re.sub(r"[\s,:]+$", "", text)
+    return text + "".join(reversed(stack))
+
+
+def close_truncated(fragment: str) -> str:
+    """Close a JSON object cut off mid-way.
+
+    Finishes an open string and closes open brackets; where that is still not JSON (the cut
+    fell inside a key or a literal), drops the last incomplete member and tries again.
+    """
+    _, _, commas = _scan(fragment)
+    for piece in [fragment, *(fragment[:i] for i in reversed(commas))]:
+        closed = _close(piece)
+        try:
+            json.loads(closed, strict=False)
+        except json.JSONDecodeError:
+            continue
+        return closed
+    return _close(fragment)
+
+
+def extract_json_object(text: str) -> Extracted:
+    """Find the first JSON object in ``text``.
+
+    Args:
+        text: A model reply.
+
+    Returns:
+        The object and the repairs made (``code fence``, ``prose around JSON``,
+        ``truncated``); no repairs means the reply was exactly one JSON object.
+
+    Raises:
+        NotJSONError: No object can be recovered.
+    """
+    repairs: list[str] = []
+    body = text.strip()
+    try:
+        value = json.loads(body)
+        if isinstance(value, dict):
+            return Extracted(data=value)
+    except json.JSONDecodeError:
+        pass
+    fence = _FENCE.search(body) or _OPEN_FENCE.search(body)
+    if fence is not None:
+        repairs.append("code fence")
+        body = fence.group(1).strip()
+    start = body.find("{")
+    if start < 0:
+        raise NotJSONError("no JSON object in the reply")
+    candidate, complete = _balanced_object(body, start)
+    if start > 0 or (complete and body[start + len(candidate) :].strip()):
+        repairs.append("prose around JSON")
+    if not complete:
+        repairs.append("truncated")
+        candidate = close_truncated(candidate)
+    try:
+        value = json.loads(candidate, strict=False)
+    except json.JSONDecodeError as err:
+        raise NotJSONError(f"invalid JSON ({err.msg} at char {err.pos})") from err
+    if not isinstance(value, dict):
+        raise NotJSONError("the JSON is not an object")
+    return Extracted(data=value, repairs=repairs)

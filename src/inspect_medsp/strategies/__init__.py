@@ -1,0 +1,5 @@
+"""Test-time compute for the clinician: ``off``, ``single``, ``bon`` and ``medagents``."""
+
+from inspect_medsp.strategies.settings import Strategy, StrategySettings, strategy_policy
+
+__all__ = ["Strategy", "StrategySettings", "strategy_policy"]

@@ -1,0 +1,259 @@
+"""The MedSP tasks: ``medsp1000`` (every scoreable scenario), ``medsp100`` (the published
+quality-controlled subset) and ``medsp_demo`` (bundled original scenarios, no download)."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.solver import Solver
+
+from inspect_medsp.data.dataset import build_dataset, load_records
+from inspect_medsp.data.sources import resolve_scenario_root, resolve_upstream_root
+from inspect_medsp.encounter.solver import (
+    DEFAULT_JUDGE,
+    Protocol,
+    medsp_encounter,
+    medsp_tools_encounter,
+)
+from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.strategies import Strategy, StrategySettings, strategy_policy
+
+DEMO_PACKAGE = "inspect_medsp.data"
+
+
+def _scenario_list(scenarios: str | list[str] | None) -> list[str] | None:
+    if scenarios is None:
+        return None
+    if isinstance(scenarios, str):
+        return [s.strip() for s in scenarios.split(",") if s.strip()]
+    return list(scenarios)
+
+
+def _solver(protocol: Protocol, judge: str, max_turns: int, settings: StrategySettings) -> Solver:
+    if protocol == "tools":
+        if settings.strategy != "off":
+            raise ValueError(
+                f"strategy={settings.strategy} works with protocol=turns only; the tools "
+                "protocol lets your own agent decide how to spend compute"
+            )
+        return medsp_tools_encounter(judge=judge, max_turns=max_turns)
+    if protocol != "turns":
+        raise ValueError(f"protocol must be 'turns' or 'tools', not {protocol!r}")
+    return medsp_encounter(
+        judge=judge,
+        max_turns=max_turns,
+        policy=strategy_policy(settings),
+        role_config=settings.role_config(),
+    )
+
+
+def medsp_task(
+    *,
+    name: str,
+    scenario_root: Path,
+    upstream_root: Path,
+    subset: bool,
+    scenarios: str | list[str] | None,
+    max_turns: int,
+    protocol: Protocol,
+    judge: str,
+    settings: StrategySettings,
+    data_revision: str | None = None,
+    rubric_revision: str | None = None,
+) -> Task:
+    """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
+    records, report = load_records(
+        scenario_root,
+        upstream_root,
+        subset=subset,
+        scenarios=_scenario_list(scenarios),
+        name=name,
+        data_revision=data_revision,
+        rubric_revision=rubric_revision,
+    )
+    report.log()
+    return Task(
+        dataset=build_dataset(records, name=name),
+        solver=_solver(protocol, judge, max_turns, settings),
+        scorer=medsp_rubric(judge=judge, config=settings.grader_config()),
+        config=settings.clinician_config(),
+        message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
+        metadata={
+            "medsp_load": report.model_dump(),
+            "medsp_protocol": protocol,
+            "medsp_judge": judge,
+            "medsp_max_turns": max_turns,
+            "medsp_strategy": settings.model_dump(),
+            "data_revision": data_revision,
+            "rubric_revision": rubric_revision,
+        },
+        version="1.0.0",
+    )
+
+
+def _benchmark_task(
+    name: str,
+    subset: bool,
+    data_dir: str | None,
+    upstream_dir: str | None,
+    data_revision: str | None,
+    scenarios: str | list[str] | None,
+    max_turns: int,
+    protocol: Protocol,
+    judge: str,
+    settings: StrategySettings,
+) -> Task:
+    data = resolve_scenario_root(data_dir, data_revision)
+    upstream = resolve_upstream_root(upstream_dir)
+    return medsp_task(
+        name=name,
+        scenario_root=data.root,
+        upstream_root=upstream.root,
+        subset=subset,
+        scenarios=scenarios,
+        max_turns=max_turns,
+        protocol=protocol,
+        judge=judge,
+        settings=settings,
+        data_revision=data.revision,
+        rubric_revision=upstream.revision,
+    )
+
+
+@task
+def medsp1000(
+    data_dir: str | None = None,
+    upstream_dir: str | None = None,
+    data_revision: str | None = None,
+    scenarios: str | list[str] | None = None,
+    max_turns: int = 12,
+    protocol: Protocol = "turns",
+    judge: str = DEFAULT_JUDGE,
+    strategy: Strategy = "off",
+    n: int = 5,
+    experts: int = 5,
+    consensus_rounds: int = 1,
+    sample_temperature: float = 0.8,
+    fixed_temperature: float = 0.0,
+) -> Task:
+    """MedSP1000: every scoreable scenario of the benchmark.
+
+    Args:
+        data_dir: Local scenario tree in the Hub layout (default: download byrLLCC/MedSP1000).
+        upstream_dir: Local folder with ``rubrics/`` and ``subset.json`` (default: download
+            the pinned reference archive).
+        data_revision: Hub revision of the scenario data (default ``main``).
+        scenarios: Ids or globs (comma-separated) to run a part of the benchmark.
+        max_turns: Turn limit per encounter.
+        protocol: ``turns`` (the paper's JSON turns) or ``tools`` (an agent with tools).
+        judge: Model for patient, environment and grader roles not given with --model-role.
+        strategy: Clinician test-time compute: ``off``, ``single``, ``bon`` or ``medagents``.
+        n: Candidates per turn for ``bon``.
+        experts: Specialists for ``medagents``.
+        consensus_rounds: Voting rounds for ``medagents``.
+        sample_temperature: Temperature of ``bon`` candidates and ``medagents`` advice.
+        fixed_temperature: Temperature of every role under ``single`` (and of selection).
+    """
+    settings = StrategySettings(
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+    )
+    return _benchmark_task(
+        "MedSP1000",
+        False,
+        data_dir,
+        upstream_dir,
+        data_revision,
+        scenarios,
+        max_turns,
+        protocol,
+        judge,
+        settings,
+    )
+
+
+@task
+def medsp100(
+    data_dir: str | None = None,
+    upstream_dir: str | None = None,
+    data_revision: str | None = None,
+    scenarios: str | list[str] | None = None,
+    max_turns: int = 12,
+    protocol: Protocol = "turns",
+    judge: str = DEFAULT_JUDGE,
+    strategy: Strategy = "off",
+    n: int = 5,
+    experts: int = 5,
+    consensus_rounds: int = 1,
+    sample_temperature: float = 0.8,
+    fixed_temperature: float = 0.0,
+) -> Task:
+    """MedSP-Q100: the published 100-scenario quality-controlled subset.
+
+    Parameters are those of :func:`medsp1000`.
+    """
+    settings = StrategySettings(
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+    )
+    return _benchmark_task(
+        "MedSP-Q100",
+        True,
+        data_dir,
+        upstream_dir,
+        data_revision,
+        scenarios,
+        max_turns,
+        protocol,
+        judge,
+        settings,
+    )
+
+
+@task
+def medsp_demo(
+    scenarios: str | list[str] | None = None,
+    max_turns: int = 12,
+    protocol: Protocol = "turns",
+    judge: str = DEFAULT_JUDGE,
+    strategy: Strategy = "off",
+    n: int = 5,
+    experts: int = 5,
+    consensus_rounds: int = 1,
+    sample_temperature: float = 0.8,
+    fixed_temperature: float = 0.0,
+) -> Task:
+    """Three original scenarios bundled with the package: try the harness with no download.
+
+    Parameters are those of :func:`medsp1000` (without the data sources).
+    """
+    settings = StrategySettings(
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+    )
+    demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
+    return medsp_task(
+        name="MedSP-demo",
+        scenario_root=demo / "scenarios",
+        upstream_root=demo / "upstream",
+        subset=False,
+        scenarios=scenarios,
+        max_turns=max_turns,
+        protocol=protocol,
+        judge=judge,
+        settings=settings,
+    )

@@ -1,0 +1,33 @@
+"""Test-only: token estimates without tiktoken's downloaded encoding file.
+
+Inspect's mockllm counts prompt tokens with tiktoken's ``o200k_base``, which tiktoken
+downloads on first use. The test machines have no network, so the tests replace that one
+estimate with a character count. Nothing else in Inspect is changed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def estimate(text: str) -> int:
+    """Roughly four characters a token."""
+    return max(1, len(text) // 4)
+
+
+def install() -> None:
+    """Route Inspect's text token estimate to :func:`estimate`."""
+    import inspect_ai.model._model as model_module
+    import inspect_ai.model._tokens as tokens_module
+
+    tokens_module.count_text_tokens = estimate
+    model_module.count_text_tokens = estimate  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    # python -m tests.support.offline_tokens eval ... : the real inspect CLI, offline tokens
+    install()
+    from inspect_ai._cli.main import main
+
+    sys.argv = ["inspect", *sys.argv[1:]]
+    main()
