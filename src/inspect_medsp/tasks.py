@@ -80,6 +80,7 @@ def medsp_task(
         scorer=medsp_rubric(judge=judge, config=settings.grader_config()),
         config=settings.clinician_config(),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
+        fail_on_error=False,
         metadata={
             "medsp_load": report.model_dump(),
             "medsp_protocol": protocol,

@@ -15,8 +15,8 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.prompts import bullet_lines, render
 from inspect_medsp.encounter.records import (
-    ActionRecord,
     ROLE_NAMES,
+    ActionRecord,
     ReplyHealth,
     RoleName,
     Trajectory,
