@@ -190,5 +190,7 @@ def _coerced(raw: Any, clean: Any) -> bool:
     if isinstance(raw, dict) and isinstance(clean, dict):
         return any(_coerced(v, clean[k]) for k, v in raw.items() if k in clean)
     if isinstance(raw, list) and isinstance(clean, list):
-        return len(raw) != len(clean) or any(_coerced(a, b) for a, b in zip(raw, clean, strict=True))
+        if len(raw) != len(clean):
+            return True
+        return any(_coerced(a, b) for a, b in zip(raw, clean, strict=True))
     return type(raw) is not type(clean) or raw != clean
