@@ -46,10 +46,11 @@ def count_reply(traj: Trajectory, role: RoleName, result: RoleResult[Any]) -> No
             f"({'; '.join(result.errors)}): used as {_degraded_as(role)}"
         )
     elif result.repairs or result.retries:
-        transcript().info(
-            f"{role} reply recovered: {', '.join(result.repairs) or 'valid after retry'}"
-            + (f" after {result.retries} retries" if result.retries else "")
-        )
+        fixes = [
+            *result.repairs,
+            *([f"valid after {result.retries} retries"] * bool(result.retries)),
+        ]
+        transcript().info(f"{role} reply recovered: {', '.join(fixes)}")
 
 
 def _degraded_as(role: RoleName) -> str:

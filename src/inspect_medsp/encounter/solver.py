@@ -158,6 +158,7 @@ def medsp_tools_encounter(
         agent: Builds the clinician agent from its instructions and the tools (default
             ``react()``).
     """
+
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         encounter = start_encounter(state, judge, max_turns, "tools", GenerateConfig())
         return await run_tools_encounter(state, encounter, agent)
