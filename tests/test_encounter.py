@@ -294,7 +294,8 @@ def test_malformed_replies_are_recovered_or_degraded(log_dir: str) -> None:
             [
                 json.dumps(environment(0, "initial_assessment", feedback=["BP 90/60"])),
                 json.dumps(environment(0, "initial_assessment")),
-                '{"feedback": ["Wheeze bilaterally"], "progress_index": 0, "state_label": "initial_ass',
+                '{"feedback": ["Wheeze bilaterally"], "progress_index": 0, '
+                '"state_label": "initial_ass',
                 '{"feedback": "Epinephrine given", "progress_index": "0", "should_end": "no"}',
                 json.dumps(environment(0, "initial_assessment", status="BP 100/65")),
             ]
