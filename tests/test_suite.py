@@ -1,0 +1,44 @@
+"""The top-level tasks/ file composes MedSP into an eval-set over several clinician models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai import eval_set
+from inspect_ai.model import get_model
+
+from tests.conftest import REPO
+from tests.support.scripts import Script, clinician, environment, patient
+from tests.support.tree import write_marked_scenario
+
+
+def test_suite_file_runs_as_an_eval_set_over_two_models(tmp_path: Path) -> None:
+    data, upstream = write_marked_scenario(tmp_path)
+    clinicians = [
+        get_model("mockllm/clin-a", custom_outputs=Script([clinician("Hi", eos=True)])),
+        get_model("mockllm/clin-b", custom_outputs=Script([clinician("Hello", eos=True)])),
+    ]
+    roles = {
+        "patient": Script([patient("Chest pain.")]).model(),
+        "environment": Script([environment(0, "initial_assessment", end=True, reason="done")])
+        .model(),
+        "grader": Script([{"PC": {"Gives aspirin 300 mg": False}}]).model(),
+    }
+    success, logs = eval_set(
+        tasks=[str(REPO / "tasks" / "medsp_suite.py@medsp100_turns"),
+               str(REPO / "tasks" / "medsp_suite.py@medsp100_tools")],
+        model=clinicians,
+        model_roles=roles,
+        task_args={"data_dir": str(data), "upstream_dir": str(upstream), "judge": "mockllm/model"},
+        log_dir=str(tmp_path / "suite"),
+        display="none",
+        retry_attempts=0,
+    )
+    assert success
+    assert sorted((log.eval.task, log.eval.model) for log in logs) == [
+        ("medsp100_tools", "mockllm/clin-a"), ("medsp100_tools", "mockllm/clin-b"),
+        ("medsp100_turns", "mockllm/clin-a"), ("medsp100_turns", "mockllm/clin-b"),
+    ]
+    for log in logs:
+        assert log.results is not None
+        assert "macro" in log.results.scores[0].metrics
