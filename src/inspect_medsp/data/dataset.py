@@ -107,6 +107,9 @@ def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -
         excluded[problem.fault].append(pid)
         if problem.fault == "unreadable":
             details[pid] = problem.detail
+    excluded["no_rubric"] = [
+        i for i in universe if i not in rubric_set.rubrics and i not in problems
+    ]
     return LoadReport(
         name=name,
         scenarios=len(kept),
@@ -217,9 +220,9 @@ def record_to_sample(record: SampleRecord) -> Sample:
         id=scenario.id,
         input=scenario.packets.examinee,
         metadata={
+            **scenario.metadata,
             "case_id": scenario.case_id,
             "scenario": scenario.scenario,
-            **scenario.metadata,
             "rubric_items": record.rubric.n_items,
             METADATA_KEY: record.model_dump(mode="json"),
         },

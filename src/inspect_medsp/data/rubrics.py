@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import COMPETENCIES, Competency, Rubric
@@ -80,7 +80,12 @@ def read_rubric(path: Path) -> Rubric:
             raise MedSPDataError(f"{path}: '{key}' must be a list of strings; fix its items")
     data.setdefault("case_id", expected.split("/")[0])
     data.setdefault("scenario", expected.split("/")[1])
-    rubric = Rubric.model_validate(data)
+    try:
+        rubric = Rubric.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "file"
+        raise MedSPDataError(f"{path}: field '{field}': {first['msg']}; fix the file") from err
     if rubric.id != expected:
         raise MedSPDataError(
             f"{path}: names scenario {rubric.id}, not {expected}; fix case_id/scenario or rename"
