@@ -191,8 +191,12 @@ class Encounter:
             ),
             degraded=[
                 role
-                for role, res in zip(ROLE_NAMES, (clinician, patient, environment), strict=True)
-                if res.degraded
+                for role, degraded in zip(
+                    ROLE_NAMES,
+                    (clinician.degraded, patient.degraded, environment.degraded),
+                    strict=True,
+                )
+                if degraded
             ],
             corrections=corrections,
         )

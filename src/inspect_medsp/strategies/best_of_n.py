@@ -1,0 +1,171 @@
+"""Best-of-N: N sampled clinician turns, then the clinician model picks one.
+
+Per turn the model under test drafts ``n`` turns at ``sample_temperature``, all from the same
+history; then, at ``fixed_temperature``, it is shown the same history with the numbered drafts
+and asked for ``{"choice": k, "reason": "..."}``. Only the chosen draft is returned (and so
+enters the history). An unusable choice falls back to draft 1, and the log says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.solver import TaskState
+from inspect_ai.util import span
+
+from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.encounter.roles import CLINICIAN, RoleResult, generate_json
+from inspect_medsp.encounter.solver import ClinicianPolicy
+from inspect_medsp.strategies.common import (
+    Ledger,
+    current_turn,
+    describe_turn,
+    gather_in_spans,
+    prompt,
+    read_object,
+    record_step,
+    reply_json,
+    start_record,
+    with_instruction,
+)
+from inspect_medsp.strategies.settings import StrategySettings
+
+Draft = tuple[RoleResult[ClinicianReply], ModelOutput]
+
+_NUMBER = re.compile(r"-?\d+")
+
+
+def candidate_block(drafts: list[RoleResult[ClinicianReply]]) -> str:
+    """The drafts, numbered from 1, for the selection prompt."""
+    blocks = []
+    for i, draft in enumerate(drafts, start=1):
+        note = ""
+        if draft.degraded:
+            note = " (unusable: not valid JSON, would be taken as speech only)"
+        blocks.append(f"Option {i}{note}:\n{reply_json(draft.reply)}")
+    return "\n\n".join(blocks)
+
+
+def parse_choice(text: str, count: int) -> tuple[int | None, str, str]:
+    """Read ``{"choice": k, "reason": ...}`` tolerantly.
+
+    Returns:
+        The 1-based choice (``None`` when unusable), the reason given, and what was wrong
+        (empty when the choice is usable).
+    """
+    data, problem = read_object(text)
+    if data is None:
+        return None, "", problem
+    reason = data.get("reason", "")
+    reason = reason if isinstance(reason, str) else str(reason)
+    value: Any = data.get("choice")
+    choice: int | None = None
+    if isinstance(value, bool):
+        choice = None
+    elif isinstance(value, int):
+        choice = value
+    elif isinstance(value, float) and value.is_integer():
+        choice = int(value)
+    elif isinstance(value, str):
+        match = _NUMBER.search(value)
+        choice = int(match.group()) if match else None
+    if choice is None:
+        return None, reason, f"no usable 'choice' in the reply ({value!r})"
+    if not 1 <= choice <= count:
+        return None, reason, f"choice {choice} is not between 1 and {count}"
+    return choice, reason, ""
+
+
+async def select(
+    model: Model,
+    history: list[ChatMessage],
+    drafts: list[RoleResult[ClinicianReply]],
+    config: GenerateConfig,
+    ledger: Ledger,
+) -> tuple[int, str, dict[str, object]]:
+    """Ask the clinician model to pick one draft.
+
+    Returns:
+        The 1-based draft chosen, the reason, and the selection record for the log.
+    """
+    if len(drafts) == 1:
+        return 1, "only one candidate", {"called": False}
+    text = prompt("bon_select", candidates=candidate_block(drafts), count=len(drafts))
+    async with span("selection", type="selection"):
+        output = await model.generate(with_instruction(history, text), config=config)
+    used = ledger.add("selection", output)
+    choice, reason, problem = parse_choice(output.completion, len(drafts))
+    record: dict[str, object] = {
+        "called": True,
+        "raw": output.completion,
+        "fallback": choice is None,
+        "problem": problem,
+        "tokens": used,
+    }
+    if choice is None:
+        transcript().info(f"selection unusable ({problem}): falling back to candidate 1")
+        return 1, f"fallback to candidate 1: {problem}", record
+    return choice, reason, record
+
+
+def best_of_n_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy]:
+    """Build the best-of-N clinician policy for a sample.
+
+    Args:
+        settings: ``n`` drafts per turn at ``sample_temperature``; selection at
+            ``fixed_temperature``.
+    """
+    sample_config = GenerateConfig(temperature=settings.sample_temperature)
+    fixed_config = GenerateConfig(temperature=settings.fixed_temperature)
+
+    def build(state: TaskState) -> ClinicianPolicy:
+        model = get_model()
+        start_record(state, settings)
+
+        def draft_job(history: list[ChatMessage]) -> Callable[[], Awaitable[Draft]]:
+            async def job() -> Draft:
+                return await generate_json(model, history, CLINICIAN, sample_config)
+
+            return job
+
+        async def policy(history: list[ChatMessage]) -> Draft:
+            turn = current_turn(state)
+            ledger = Ledger()
+            async with span(f"best-of-{settings.n}", type="strategy"):
+                drafts = await gather_in_spans(
+                    [(f"candidate {i}", draft_job(history)) for i in range(1, settings.n + 1)],
+                    "candidate",
+                )
+                candidates: list[dict[str, object]] = []
+                for i, (result, output) in enumerate(drafts, start=1):
+                    used = ledger.add("candidate", output, index=i)
+                    candidates.append({"index": i, **describe_turn(result), "tokens": used})
+                chosen, reason, selection = await select(
+                    model, history, [r for r, _ in drafts], fixed_config, ledger
+                )
+                transcript().info(
+                    f"best-of-{settings.n}, turn {turn}: candidate {chosen} chosen "
+                    f"({ledger.tokens} tokens): {reason}"
+                )
+            record_step(
+                state,
+                settings,
+                {
+                    "turn": turn,
+                    "kind": "turn",
+                    "candidates": candidates,
+                    "chosen": chosen,
+                    "reason": reason,
+                    "selection": selection,
+                },
+                ledger,
+            )
+            return drafts[chosen - 1]
+
+        return policy
+
+    return build

@@ -1,0 +1,162 @@
+"""Pieces shared by the ``bon`` and ``medagents`` strategies.
+
+A strategy works only from the clinician's own history (the ``state.messages`` the encounter
+passes to the policy) plus its own instructions. Everything it does along the way is recorded
+in the Trajectory (``strategy`` and ``strategy_log``) and in transcript spans; only the turn
+it finally returns enters the clinician's history.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageSystem,
+    ChatMessageUser,
+    ModelOutput,
+)
+from inspect_ai.solver import TaskState
+from inspect_ai.util import span
+
+from inspect_medsp.encounter.prompts import render
+from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.encounter.roles import RoleResult
+from inspect_medsp.jsonreply import NotJSONError, extract_json_object
+from inspect_medsp.strategies.settings import StrategySettings
+
+T = TypeVar("T")
+
+PROMPT_PACKAGE = "inspect_medsp.strategies"
+
+
+def prompt(name: str, **values: object) -> str:
+    """Fill the strategy prompt ``prompts/<name>.md``."""
+    return render(name, package=PROMPT_PACKAGE, **values)
+
+
+def output_tokens(output: ModelOutput) -> int:
+    """Total tokens one call used (0 when the provider reports no usage)."""
+    return output.usage.total_tokens if output.usage is not None else 0
+
+
+def reply_json(reply: ClinicianReply) -> str:
+    """A clinician turn as compact JSON, the way it is shown to a selector or a panel."""
+    return json.dumps(reply.model_dump(mode="json"), ensure_ascii=False)
+
+
+def describe_turn(result: RoleResult[ClinicianReply]) -> dict[str, object]:
+    """A drafted clinician turn for the strategy log."""
+    return {
+        "reply": result.reply.model_dump(mode="json"),
+        "outcome": result.outcome,
+        "retries": result.retries,
+    }
+
+
+_SPEAKERS: dict[str, str] = {
+    "system": "Briefing given to the clinician",
+    "user": "Message to the clinician",
+    "assistant": "The clinician's turn",
+    "tool": "Tool result",
+}
+
+
+def history_text(history: Sequence[ChatMessage]) -> str:
+    """The clinician's conversation as labelled plain text, for an adviser to read."""
+    blocks = [
+        f"### {_SPEAKERS.get(message.role, message.role)}\n\n{message.text.strip()}"
+        for message in history
+    ]
+    return "\n\n".join(blocks)
+
+
+def with_instruction(history: Sequence[ChatMessage], text: str) -> list[ChatMessage]:
+    """The clinician's history followed by one extra instruction (a scratch copy)."""
+    return [*history, ChatMessageUser(content=text)]
+
+
+def adviser_input(system: str, text: str) -> list[ChatMessage]:
+    """A fresh two-message conversation for an adviser."""
+    return [ChatMessageSystem(content=system), ChatMessageUser(content=text)]
+
+
+def read_object(text: str) -> tuple[dict[str, Any] | None, str]:
+    """The first JSON object in ``text`` and why there is none (empty when found)."""
+    try:
+        return extract_json_object(text).data, ""
+    except NotJSONError as err:
+        return None, str(err)
+
+
+async def gather_in_spans(
+    jobs: Sequence[tuple[str, Callable[[], Awaitable[T]]]], span_type: str
+) -> list[T]:
+    """Run the jobs concurrently, each in its own named transcript span, keeping their order."""
+    results: dict[int, T] = {}
+
+    async def run(index: int, name: str, job: Callable[[], Awaitable[T]]) -> None:
+        async with span(name, type=span_type):
+            results[index] = await job()
+
+    async with anyio.create_task_group() as group:
+        for index, (name, job) in enumerate(jobs):
+            group.start_soon(run, index, name, job)
+    return [results[i] for i in range(len(jobs))]
+
+
+@dataclass
+class Ledger:
+    """Calls and tokens one strategy step spent."""
+
+    calls: int = 0
+    tokens: int = 0
+    by_call: list[dict[str, object]] = field(default_factory=list)
+
+    def add(self, kind: str, output: ModelOutput, **details: object) -> int:
+        """Count one model call; returns its tokens."""
+        used = output_tokens(output)
+        self.calls += 1
+        self.tokens += used
+        self.by_call.append({"kind": kind, "tokens": used, **details})
+        return used
+
+
+def current_turn(state: TaskState) -> int:
+    """The number of the turn the clinician is about to take."""
+    return Trajectory(store=state.store).turn_count + 1
+
+
+def record_step(
+    state: TaskState, settings: StrategySettings, entry: dict[str, object], ledger: Ledger
+) -> None:
+    """Append ``entry`` (with its calls and tokens) to the strategy log and add the spend to
+    the per-sample totals in ``Trajectory.strategy``."""
+    start_record(state, settings)
+    traj = Trajectory(store=state.store)
+    summary = dict(traj.strategy)
+    summary["calls"] = int(summary.get("calls", 0)) + ledger.calls
+    summary["tokens"] = int(summary.get("tokens", 0)) + ledger.tokens
+    traj.strategy = summary
+    traj.strategy_log = [
+        *traj.strategy_log,
+        {
+            "strategy": settings.strategy,
+            **entry,
+            "calls": ledger.calls,
+            "tokens": ledger.tokens,
+            "per_call": ledger.by_call,
+        },
+    ]
+
+
+def start_record(state: TaskState, settings: StrategySettings, **extra: str | int | float) -> None:
+    """Write the strategy and its settings to ``Trajectory.strategy`` (first turn only)."""
+    traj = Trajectory(store=state.store)
+    if not traj.strategy:
+        traj.strategy = {**settings.model_dump(), "calls": 0, "tokens": 0, **extra}

@@ -1,0 +1,366 @@
+"""MedAgents-style deliberation: a panel of specialists advises the clinician every turn.
+
+At the first turn of a case the clinician model names ``experts`` specialties from its own
+materials. Then, every turn:
+
+1. each specialist advises (one call each, at ``sample_temperature``), reading the
+   clinician's conversation as text under a system prompt that makes it that specialist;
+2. the clinician model writes its turn from its own history plus the advice (synthesis);
+3. up to ``consensus_rounds`` rounds: each specialist votes on the proposed turn
+   (``{"agree": bool, "advice": str}``); if any disagree the clinician model revises the
+   turn; a round in which nobody disagrees ends the deliberation early.
+
+Only the final turn is returned. The clinician's decisions (specialties, synthesis, revision)
+and the votes run at ``fixed_temperature``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal
+
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.solver import TaskState
+from inspect_ai.util import span
+
+from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.encounter.roles import CLINICIAN, RoleResult, generate_json
+from inspect_medsp.encounter.solver import ClinicianPolicy
+from inspect_medsp.strategies.common import (
+    Ledger,
+    adviser_input,
+    current_turn,
+    describe_turn,
+    gather_in_spans,
+    history_text,
+    prompt,
+    read_object,
+    record_step,
+    reply_json,
+    start_record,
+    with_instruction,
+)
+from inspect_medsp.strategies.settings import StrategySettings
+
+Turn = tuple[RoleResult[ClinicianReply], ModelOutput]
+Verdict = Literal["agree", "disagree", "abstain"]
+
+FALLBACK_SPECIALTIES: tuple[str, ...] = (
+    "Internal Medicine",
+    "Emergency Medicine",
+    "General Surgery",
+    "Pediatrics",
+    "Psychiatry",
+    "Obstetrics and Gynecology",
+    "Neurology",
+    "Cardiology",
+    "Clinical Pharmacology",
+    "Family Medicine",
+)
+"""Used, in order, to fill a panel the clinician model did not name in full."""
+
+_AGREE = {"agree", "agreed", "yes", "true", "approve", "approved", "accept"}
+_DISAGREE = {"disagree", "disagreed", "no", "false", "reject", "rejected", "object"}
+
+
+def _fill(names: list[str], count: int) -> int:
+    """Pad ``names`` to ``count`` from the fallback list; returns how many were added."""
+    seen = {n.casefold() for n in names}
+    added = 0
+    round_no = 1
+    while len(names) < count:
+        for base in FALLBACK_SPECIALTIES:
+            if len(names) >= count:
+                break
+            name = base if round_no == 1 else f"{base} ({round_no})"
+            if name.casefold() not in seen:
+                names.append(name)
+                seen.add(name.casefold())
+                added += 1
+        round_no += 1
+    return added
+
+
+def parse_specialties(text: str, count: int) -> tuple[list[str], dict[str, object]]:
+    """Read ``{"specialties": [...]}`` tolerantly; trim or pad the panel to ``count``.
+
+    Returns:
+        The panel and a record of what was named, trimmed, padded or wrong.
+    """
+    data, problem = read_object(text)
+    names: list[str] = []
+    if data is not None:
+        value: Any = data.get("specialties")
+        if isinstance(value, str):
+            value = re.split(r"[,;\n]", value)
+        if isinstance(value, list):
+            seen: set[str] = set()
+            for item in value:
+                if isinstance(item, dict):
+                    item = item.get("name") or item.get("specialty")
+                if isinstance(item, str) and item.strip() and item.strip().casefold() not in seen:
+                    names.append(item.strip())
+                    seen.add(item.strip().casefold())
+        if not names:
+            problem = f"no usable 'specialties' in the reply ({value!r})"
+    named = len(names)
+    names = names[:count]
+    padded = _fill(names, count)
+    return names, {
+        "raw": text,
+        "named": named,
+        "trimmed": max(0, named - count),
+        "padded": padded,
+        "fallback": named == 0,
+        "problem": problem,
+    }
+
+
+def parse_vote(text: str) -> tuple[Verdict, str, str]:
+    """Read ``{"agree": bool, "advice": str}`` tolerantly.
+
+    Returns:
+        The verdict (``abstain`` when the reply is unusable), the advice, and what was wrong.
+    """
+    data, problem = read_object(text)
+    if data is None:
+        return "abstain", "", problem
+    advice = data.get("advice", "")
+    advice = advice if isinstance(advice, str) else str(advice)
+    for key in ("agree", "vote", "verdict"):
+        value = data.get(key)
+        if isinstance(value, bool):
+            return ("agree" if value else "disagree"), advice, ""
+        word = value.strip().casefold() if isinstance(value, str) else ""
+        if word in _AGREE:
+            return "agree", advice, ""
+        if word in _DISAGREE:
+            return "disagree", advice, ""
+    return "abstain", advice, "no usable 'agree' in the reply"
+
+
+def _advice_block(panel: Sequence[str], advice: Sequence[str]) -> str:
+    return "\n\n".join(
+        f"### {specialty}\n{text.strip() or '(no advice given)'}"
+        for specialty, text in zip(panel, advice, strict=True)
+    )
+
+
+def _objections_block(votes: Sequence[dict[str, object]]) -> str:
+    return "\n\n".join(
+        f"### {vote['specialty']}\n{str(vote['advice']).strip() or '(no reason given)'}"
+        for vote in votes
+        if vote["verdict"] == "disagree"
+    )
+
+
+class Panel:
+    """One case's specialists and the calls they make."""
+
+    def __init__(self, model: Model, settings: StrategySettings) -> None:
+        self.model = model
+        self.settings = settings
+        self.specialties: list[str] | None = None
+        self.advice_config = GenerateConfig(temperature=settings.sample_temperature)
+        self.fixed_config = GenerateConfig(temperature=settings.fixed_temperature)
+
+    async def name_specialties(
+        self, history: list[ChatMessage], ledger: Ledger
+    ) -> tuple[list[str], dict[str, object]]:
+        """The clinician model names the panel from its own history."""
+        text = prompt("medagents_specialties", experts=self.settings.experts)
+        async with span("specialties", type="specialties"):
+            output = await self.model.generate(
+                with_instruction(history, text), config=self.fixed_config
+            )
+        ledger.add("specialties", output)
+        panel, record = parse_specialties(output.completion, self.settings.experts)
+        if record["fallback"]:
+            transcript().info(
+                f"specialties unusable ({record['problem']}): using {', '.join(panel)}"
+            )
+        return panel, record
+
+    def _consult(
+        self, specialty: str, text: str, config: GenerateConfig
+    ) -> Callable[[], Awaitable[ModelOutput]]:
+        system = prompt("medagents_specialist_system", specialty=specialty)
+
+        async def job() -> ModelOutput:
+            return await self.model.generate(adviser_input(system, text), config=config)
+
+        return job
+
+    async def advise(self, history: list[ChatMessage], ledger: Ledger) -> list[dict[str, object]]:
+        """Every specialist's advice for the coming turn."""
+        panel = self.specialties or []
+        text = prompt("medagents_advice", history=history_text(history))
+        outputs = await gather_in_spans(
+            [(f"advice: {s}", self._consult(s, text, self.advice_config)) for s in panel],
+            "advice",
+        )
+        advice: list[dict[str, object]] = []
+        for specialty, output in zip(panel, outputs, strict=True):
+            used = ledger.add("advice", output, specialty=specialty)
+            advice.append({"specialty": specialty, "advice": output.completion, "tokens": used})
+        return advice
+
+    async def vote(
+        self, history: list[ChatMessage], proposal: ClinicianReply, ledger: Ledger
+    ) -> list[dict[str, object]]:
+        """Every specialist's vote on a proposed turn."""
+        panel = self.specialties or []
+        context = history_text(history)
+        jobs = [
+            (
+                f"vote: {s}",
+                self._consult(
+                    s,
+                    prompt(
+                        "medagents_vote",
+                        history=context,
+                        proposal=reply_json(proposal),
+                        specialty=s,
+                    ),
+                    self.fixed_config,
+                ),
+            )
+            for s in panel
+        ]
+        outputs = await gather_in_spans(jobs, "vote")
+        votes: list[dict[str, object]] = []
+        for specialty, output in zip(panel, outputs, strict=True):
+            used = ledger.add("vote", output, specialty=specialty)
+            verdict, advice, problem = parse_vote(output.completion)
+            votes.append(
+                {
+                    "specialty": specialty,
+                    "verdict": verdict,
+                    "advice": advice,
+                    "problem": problem,
+                    "raw": output.completion,
+                    "tokens": used,
+                }
+            )
+        return votes
+
+    async def synthesise(
+        self, history: list[ChatMessage], advice: list[dict[str, object]], ledger: Ledger
+    ) -> Turn:
+        """The clinician's turn written from its history and the panel's advice."""
+        block = _advice_block(
+            [str(a["specialty"]) for a in advice], [str(a["advice"]) for a in advice]
+        )
+        text = prompt("medagents_synthesis", advice=block)
+        async with span("synthesis", type="synthesis"):
+            result, output = await generate_json(
+                self.model, with_instruction(history, text), CLINICIAN, self.fixed_config
+            )
+        ledger.add("synthesis", output)
+        return result, output
+
+    async def revise(
+        self,
+        history: list[ChatMessage],
+        draft: ClinicianReply,
+        votes: list[dict[str, object]],
+        ledger: Ledger,
+    ) -> Turn:
+        """The clinician's turn revised after dissenting votes."""
+        text = prompt(
+            "medagents_revision", proposal=reply_json(draft), objections=_objections_block(votes)
+        )
+        async with span("revision", type="revision"):
+            result, output = await generate_json(
+                self.model, with_instruction(history, text), CLINICIAN, self.fixed_config
+            )
+        ledger.add("revision", output)
+        return result, output
+
+
+def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy]:
+    """Build the specialist-panel clinician policy for a sample.
+
+    Args:
+        settings: ``experts`` specialists, ``consensus_rounds`` voting rounds, advice at
+            ``sample_temperature``, everything else at ``fixed_temperature``.
+    """
+
+    def build(state: TaskState) -> ClinicianPolicy:
+        panel = Panel(get_model(), settings)
+        start_record(state, settings)
+
+        async def form_panel(history: list[ChatMessage]) -> None:
+            ledger = Ledger()
+            specialties, record = await panel.name_specialties(history, ledger)
+            panel.specialties = specialties
+            traj = Trajectory(store=state.store)
+            traj.strategy = {**traj.strategy, "specialties": "; ".join(specialties)}
+            record_step(
+                state,
+                settings,
+                {
+                    "turn": current_turn(state),
+                    "kind": "specialties",
+                    "specialties": specialties,
+                    **record,
+                },
+                ledger,
+            )
+
+        async def policy(history: list[ChatMessage]) -> Turn:
+            turn = current_turn(state)
+            async with span("medagents", type="strategy"):
+                if panel.specialties is None:
+                    await form_panel(history)
+                ledger = Ledger()
+                advice = await panel.advise(history, ledger)
+                result, output = await panel.synthesise(history, advice, ledger)
+                synthesis = describe_turn(result)
+                rounds: list[dict[str, object]] = []
+                for round_no in range(1, settings.consensus_rounds + 1):
+                    async with span(f"consensus round {round_no}", type="consensus"):
+                        votes = await panel.vote(history, result.reply, ledger)
+                        dissent = [v["specialty"] for v in votes if v["verdict"] == "disagree"]
+                        entry: dict[str, object] = {
+                            "round": round_no,
+                            "votes": votes,
+                            "dissent": dissent,
+                        }
+                        if dissent:
+                            result, output = await panel.revise(
+                                history, result.reply, votes, ledger
+                            )
+                            entry["revision"] = describe_turn(result)
+                    rounds.append(entry)
+                    if not dissent:
+                        break
+                transcript().info(
+                    f"medagents, turn {turn}: {len(advice)} advisers, "
+                    f"{len(rounds)} consensus round(s), "
+                    f"{sum(1 for r in rounds if 'revision' in r)} revision(s), "
+                    f"{ledger.tokens} tokens"
+                )
+            record_step(
+                state,
+                settings,
+                {
+                    "turn": turn,
+                    "kind": "turn",
+                    "specialties": list(panel.specialties or []),
+                    "advice": advice,
+                    "synthesis": synthesis,
+                    "rounds": rounds,
+                    "final": result.reply.model_dump(mode="json"),
+                    "revised": any("revision" in r for r in rounds),
+                },
+                ledger,
+            )
+            return result, output
+
+        return policy
+
+    return build
