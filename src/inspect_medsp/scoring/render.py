@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from inspect_medsp.data.models import COMPETENCY_NAMES, Rubric, RubricItem
 from inspect_medsp.encounter.records import Trajectory
 
@@ -20,11 +22,13 @@ def render_checklist(rubric: Rubric, items: list[RubricItem] | None = None) -> s
     return "\n\n".join(blocks)
 
 
+_TAG_START = re.compile(rf"<(?=\s*/?\s*{RECORD_TAG})", re.IGNORECASE)
+"""The ``<`` of an opening or closing record tag, in any letter case or spacing."""
+
+
 def _fence(text: str) -> str:
     """Neutralise anything that would close the record tag early."""
-    return text.replace(f"</{RECORD_TAG}", f"&lt;/{RECORD_TAG}").replace(
-        f"<{RECORD_TAG}", f"&lt;{RECORD_TAG}"
-    )
+    return _TAG_START.sub("&lt;", text)
 
 
 def render_record(traj: Trajectory) -> str:

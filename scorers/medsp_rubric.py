@@ -1,0 +1,31 @@
+"""The MedSP rubric scorer as a file, for re-scoring a saved log from the command line.
+
+    inspect score LOG --scorer scorers/medsp_rubric.py --model-role grader=<model>
+    inspect score LOG --scorer inspect_medsp/medsp_rubric --model-role grader=<model>
+
+Both forms run the same scorer from the installed package. ``inspect score`` finds a scorer
+in a file by reading the file for a function decorated with ``@scorer``, so this file holds
+one such function, which only hands over to the package's scorer (same arguments, same
+metrics). Scorer arguments go after ``-S``, e.g. ``-S judge=openai/gpt-5.5`` for the model
+used when no ``grader`` role is given.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Scorer, scorer
+
+from inspect_medsp.scoring.metrics import macro, micro
+from inspect_medsp.scoring.scorer import DEFAULT_JUDGE
+from inspect_medsp.scoring.scorer import medsp_rubric as package_medsp_rubric
+
+
+@scorer(metrics=[macro(), micro()])
+def medsp_rubric(judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None) -> Scorer:
+    """Judge each sample's recorded encounter against its frozen rubric (``grader`` role).
+
+    Args:
+        judge: Model used when no ``grader`` role is given.
+        config: Generation settings for the grader.
+    """
+    return package_medsp_rubric(judge=judge, config=config)
