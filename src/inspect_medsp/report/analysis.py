@@ -1,0 +1,419 @@
+"""Turn MedSP runs into the report's findings: groups, shared-scenario comparison, gaps,
+run health and the warnings a reader must see before trusting a number."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.report.models import ROLES, Problem, RoleHealth, RunLog, SampleResult
+from inspect_medsp.scoring.metrics import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    KEYS,
+    bootstrap_ci,
+    macro_value,
+    micro_value,
+)
+from inspect_medsp.scoring.verdicts import normalise
+
+DEGRADED_LIMIT = 0.10
+"""A run is flagged when more than this share of any role's replies was degraded."""
+
+UNJUDGED_LIMIT = 0.10
+"""A run is flagged when more than this share of its rubric items got no verdict."""
+
+MetricsSource = Literal["log", "pooled", "samples"]
+GroupKey = tuple[str, str, str, str]
+
+
+class RunHealth(BaseModel):
+    """Whether one run's score can be read as the clinician model's."""
+
+    run: str
+    path: str
+    group: str
+    status: str
+    samples: int
+    scored: int
+    errored: int
+    items: int
+    unjudged: int
+    roles: dict[str, RoleHealth]
+    ends: dict[str, int]
+    mean_turns: float | None
+    tokens: dict[str, float]
+    """Mean total tokens per sample, by role."""
+    flags: list[str] = Field(default_factory=list)
+
+    def degraded_share(self, role: str) -> float | None:
+        health = self.roles.get(role)
+        if health is None or health.total == 0:
+            return None
+        return health.degraded / health.total
+
+
+class GroupSummary(BaseModel):
+    """One leaderboard row: every run of one clinician, strategy, protocol and judge."""
+
+    key: GroupKey
+    label: str
+    clinician: str
+    strategy: str
+    protocol: str
+    judge: str
+    runs: list[str]
+    metrics: dict[str, float]
+    source: MetricsSource
+    samples: list[SampleResult]
+    duplicates: list[str] = Field(default_factory=list)
+    flagged: bool = False
+    below_overall: list[str] = Field(default_factory=list)
+    shared: dict[str, float] = Field(default_factory=dict)
+    """Macro over the scenarios every group scored, from per-sample values."""
+
+    @property
+    def scored_ids(self) -> set[str]:
+        return {s.id for s in self.samples if s.scored}
+
+    @property
+    def attempted_ids(self) -> set[str]:
+        return {s.id for s in self.samples}
+
+    def metric(self, name: str) -> float | None:
+        return self.metrics.get(name)
+
+
+class MissedItem(BaseModel):
+    """A rubric item (by competency and normalised text) across a group's scenarios."""
+
+    group: str
+    competency: str
+    text: str
+    seen: int
+    missed: int
+    unjudged: int
+    scenarios: list[str]
+
+
+class SpecialtyScore(BaseModel):
+    group: str
+    specialty: str
+    mean: float
+    n: int
+
+
+class Analysis(BaseModel):
+    """Everything the tables, charts and text are made from."""
+
+    runs: list[RunLog]
+    groups: list[GroupSummary]
+    health: list[RunHealth]
+    missed: list[MissedItem]
+    specialties: list[SpecialtyScore]
+    shared_ids: list[str]
+    flags: list[str]
+    notes: list[str]
+    problems: list[Problem]
+
+
+def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysis:
+    """Group the runs and work out every finding of the report."""
+    ordered = sorted(runs, key=lambda r: r.created)
+    labels = _labels(ordered)
+    by_key: dict[GroupKey, list[RunLog]] = defaultdict(list)
+    for run in ordered:
+        by_key[_key(run)].append(run)
+    groups = [_group(key, labels[key], members) for key, members in by_key.items()]
+
+    health = [run_health(run, labels[_key(run)]) for run in ordered]
+    flagged_groups = {h.group for h in health if h.flags}
+    for group in groups:
+        group.flagged = group.label in flagged_groups
+        overall = group.metric("macro")
+        group.below_overall = [
+            c
+            for c in COMPETENCIES
+            if overall is not None
+            and (value := group.metric(f"{c}_macro")) is not None
+            and value < overall
+        ]
+    groups.sort(key=_rank)
+
+    shared = sorted(set.intersection(*(g.scored_ids for g in groups))) if groups else []
+    for group in groups:
+        group.shared = shared_macro(group.samples, set(shared))
+
+    flags, notes = _warnings(ordered, groups, health, shared)
+    return Analysis(
+        runs=ordered,
+        groups=groups,
+        health=health,
+        missed=[m for g in groups for m in missed_items(g)],
+        specialties=[s for g in groups for s in specialty_scores(g)],
+        shared_ids=shared,
+        flags=flags,
+        notes=notes,
+        problems=list(problems),
+    )
+
+
+def _rank(group: GroupSummary) -> tuple[float, str]:
+    """Best macro first; groups without one last."""
+    value = group.metric("macro")
+    return (-value if value is not None else 1.0, group.label)
+
+
+def _key(run: RunLog) -> GroupKey:
+    return (run.clinician, run.strategy, run.protocol, run.judge)
+
+
+def _labels(runs: Sequence[RunLog]) -> dict[GroupKey, str]:
+    """The clinician model, plus strategy, protocol and judge where the runs differ in them."""
+    keys = list(dict.fromkeys(_key(r) for r in runs))
+    varying = [
+        (i, name)
+        for i, name in ((1, "strategy"), (2, "protocol"), (3, "judge"))
+        if len({k[i] for k in keys}) > 1
+    ]
+    labels: dict[GroupKey, str] = {}
+    for k in keys:
+        extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
+        labels[k] = f"{k[0]} ({extra})" if extra else k[0]
+    return labels
+
+
+def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
+    """Merge a group's runs; a scenario run twice keeps the newer log's result."""
+    chosen: dict[tuple[str, int], SampleResult] = {}
+    duplicates: set[str] = set()
+    for run in runs:
+        for sample in run.samples:
+            if (sample.id, sample.epoch) in chosen:
+                duplicates.add(sample.id)
+            chosen[(sample.id, sample.epoch)] = sample
+    samples = sorted(chosen.values(), key=lambda s: (s.id, s.epoch))
+    metrics: dict[str, float]
+    source: MetricsSource
+    if len(runs) == 1 and runs[0].metrics is not None:
+        metrics, source = dict(runs[0].metrics), "log"
+    else:
+        metrics = pooled_metrics(samples)
+        source = "pooled" if len(runs) > 1 else "samples"
+    return GroupSummary(
+        key=key,
+        label=label,
+        clinician=key[0],
+        strategy=key[1],
+        protocol=key[2],
+        judge=key[3],
+        runs=[r.name for r in runs],
+        metrics=metrics,
+        source=source,
+        samples=samples,
+        duplicates=sorted(duplicates),
+    )
+
+
+def pooled_metrics(samples: Sequence[SampleResult]) -> dict[str, float]:
+    """The scorer's macro and micro (with its bootstrap CIs) over samples of several logs."""
+    out: dict[str, float] = {}
+    for kind, fn in (("macro", macro_value), ("micro", micro_value)):
+        for key in KEYS:
+            rows = [s.counts[key] for s in samples if s.scored and key in s.counts]
+            if not rows:
+                continue
+            name = kind if key == "overall" else f"{key}_{kind}"
+            low, high = bootstrap_ci(rows, kind)
+            out[name] = fn(rows)
+            out[f"{name}_ci_low"] = low
+            out[f"{name}_ci_high"] = high
+    return out
+
+
+def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, float]:
+    """Macro over ``ids`` from the samples' score values (epochs averaged per scenario)."""
+    out: dict[str, float] = {}
+    for key in KEYS:
+        per_id: dict[str, list[float]] = defaultdict(list)
+        for s in samples:
+            if s.scored and s.id in ids and key in s.values:
+                per_id[s.id].append(s.values[key])
+        values = [sum(v) / len(v) for _, v in sorted(per_id.items())]
+        if not values:
+            continue
+        name = "macro" if key == "overall" else f"{key}_macro"
+        out[name] = sum(values) / len(values)
+        if key == "overall":
+            out["macro_ci_low"], out["macro_ci_high"] = _bootstrap_mean(values)
+    return out
+
+
+def _bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
+    """The scorer's percentile bootstrap (same seed and resamples) for a mean of values."""
+    rng = random.Random(BOOTSTRAP_SEED)
+    n = len(values)
+    means = sorted(
+        sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(BOOTSTRAP_RESAMPLES)
+    )
+    return means[int(0.025 * (BOOTSTRAP_RESAMPLES - 1))], means[
+        round(0.975 * (BOOTSTRAP_RESAMPLES - 1))
+    ]
+
+
+def run_health(run: RunLog, group: str) -> RunHealth:
+    """Errors, unjudged items, reply degradations, end reasons, turns and tokens of a run."""
+    roles = {role: RoleHealth() for role in ROLES}
+    for sample in run.samples:
+        for role, h in sample.health.items():
+            roles[role] = roles.get(role, RoleHealth()).plus(h)
+    scored = [s for s in run.samples if s.scored]
+    turns = [s.turns for s in run.samples if s.turns is not None]
+    token_roles = sorted({r for s in run.samples for r in s.tokens})
+    n = len(run.samples)
+    health = RunHealth(
+        run=run.name,
+        path=run.path,
+        group=group,
+        status=run.status,
+        samples=n,
+        scored=len(scored),
+        errored=sum(s.error is not None for s in run.samples),
+        items=sum(len(s.items) for s in scored),
+        unjudged=sum(s.unjudged for s in scored),
+        roles=roles,
+        ends=dict(Counter(s.end or "unknown" for s in run.samples)),
+        mean_turns=sum(turns) / len(turns) if turns else None,
+        tokens={r: sum(s.tokens.get(r, 0) for s in run.samples) / n for r in token_roles},
+    )
+    if run.status != "success":
+        health.flags.append(f"run status is {run.status}")
+    if health.errored:
+        health.flags.append(f"{health.errored} of {n} samples errored")
+    for role in ROLES:
+        share = health.degraded_share(role)
+        if share is not None and share > DEGRADED_LIMIT:
+            h = roles[role]
+            health.flags.append(f"{role} replies degraded: {h.degraded} of {h.total} ({share:.0%})")
+    if health.items and health.unjudged / health.items > UNJUDGED_LIMIT:
+        health.flags.append(f"{health.unjudged} of {health.items} rubric items unjudged")
+    return health
+
+
+def missed_items(group: GroupSummary) -> list[MissedItem]:
+    """Each rubric item of the group's scored samples: how often seen, missed and unjudged."""
+    found: dict[tuple[str, str], MissedItem] = {}
+    for sample in group.samples:
+        for item in sample.items:
+            key = (item.competency, normalise(item.text))
+            entry = found.get(key)
+            if entry is None:
+                entry = found[key] = MissedItem(
+                    group=group.label,
+                    competency=item.competency,
+                    text=item.text,
+                    seen=0,
+                    missed=0,
+                    unjudged=0,
+                    scenarios=[],
+                )
+            entry.seen += 1
+            entry.missed += item.judged and not item.met
+            entry.unjudged += not item.judged
+            if sample.id not in entry.scenarios:
+                entry.scenarios.append(sample.id)
+    return sorted(
+        found.values(),
+        key=lambda m: (
+            -m.missed,
+            -(m.missed / m.seen),
+            -m.unjudged,
+            COMPETENCIES.index(m.competency) if m.competency in COMPETENCIES else 99,
+            m.text,
+        ),
+    )
+
+
+def specialty_scores(group: GroupSummary) -> list[SpecialtyScore]:
+    """Mean overall completion of the group's scored samples by specialty."""
+    by: dict[str, list[float]] = defaultdict(list)
+    for sample in group.samples:
+        if sample.scored and "overall" in sample.values:
+            by[sample.specialty or "(unspecified)"].append(sample.values["overall"])
+    return [
+        SpecialtyScore(group=group.label, specialty=name, mean=sum(v) / len(v), n=len(v))
+        for name, v in sorted(by.items())
+    ]
+
+
+def _scenarios(n: int) -> str:
+    return f"{n} scenario{'' if n == 1 else 's'}"
+
+
+def _warnings(
+    runs: Sequence[RunLog],
+    groups: Sequence[GroupSummary],
+    health: Sequence[RunHealth],
+    shared: Sequence[str],
+) -> tuple[list[str], list[str]]:
+    flags: list[str] = []
+    notes: list[str] = []
+    judges = sorted({g.judge for g in groups})
+    if len(judges) > 1:
+        flags.append(
+            f"Mixed judges: these runs were scored by {len(judges)} different grader models "
+            f"({', '.join(judges)}); scores from different judges are not directly comparable."
+        )
+    sets = {frozenset(g.attempted_ids) for g in groups}
+    scored_sets = {frozenset(g.scored_ids) for g in groups}
+    if len(sets) > 1:
+        common, n_common = Counter(frozenset(g.attempted_ids) for g in groups).most_common(1)[0]
+        odd = "; ".join(
+            f"{g.label} ran {_scenarios(len(g.attempted_ids))}"
+            for g in groups
+            if frozenset(g.attempted_ids) != common
+        )
+        flags.append(
+            f"Different scenario sets: {n_common} group{'' if n_common == 1 else 's'} ran the "
+            f"same {_scenarios(len(common))}, but {odd}. The comparison uses only the "
+            f"{_scenarios(len(shared))} every run scored."
+        )
+    elif len(scored_sets) > 1:
+        flags.append(
+            "The runs attempted the same scenarios but some failed to score; the comparison "
+            f"uses only the {_scenarios(len(shared))} every run scored."
+        )
+    revisions = {(r.data_revision, r.rubric_revision) for r in runs}
+    if len(revisions) > 1:
+        shown = "; ".join(
+            f"data {d or '-'}, rubrics {r or '-'}" for d, r in sorted(revisions, key=str)
+        )
+        flags.append(f"Different data or rubric revisions ({shown}): the same scenario may differ.")
+    for h in health:
+        if h.flags:
+            flags.append(
+                f"Run {h.run} ({h.group}) is unhealthy: {'; '.join(h.flags)}. "
+                "Do not read its score as the model's."
+            )
+    for g in groups:
+        if g.source == "pooled":
+            notes.append(
+                f"{g.label}: {len(g.runs)} logs pooled; its numbers are computed from the "
+                "per-sample rubric counts with the scorer's own macro, micro and bootstrap."
+            )
+        elif g.source == "samples":
+            notes.append(
+                f"{g.label}: the log has no metrics (status not success); its numbers are "
+                "computed from the per-sample rubric counts with the scorer's own formulas."
+            )
+        if g.duplicates:
+            notes.append(
+                f"{g.label}: {len(g.duplicates)} scenarios appear in more than one log; the "
+                "newest log's result is used."
+            )
+    return flags, notes

@@ -1,0 +1,123 @@
+"""The two PNG charts: competency profile and per-scenario completion.
+
+Matplotlib's object API with the Agg canvas is used directly, so nothing global (pyplot's
+backend, open figures) is touched. Groups differ by hatch and marker as well as colour, and
+every bar carries its value, so the charts read in greyscale too.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.report.analysis import GroupSummary
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+"""Okabe-Ito colours, safe for the common colour-vision deficiencies."""
+HATCHES = ("//", "\\\\", "..", "xx", "oo", "--", "++", "**")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+DPI = 100
+MAX_INCHES = 40.0
+
+
+def _style(i: int) -> tuple[str, str, str]:
+    return PALETTE[i % len(PALETTE)], HATCHES[i % len(HATCHES)], MARKERS[i % len(MARKERS)]
+
+
+def _wrap(label: str, width: int = 28) -> str:
+    return textwrap.fill(label, width, break_long_words=True, break_on_hyphens=False)
+
+
+def _horizontal() -> dict[str, Any]:
+    """Horizontal boxes on matplotlib 3.10+ (``orientation``) and older (``vert``)."""
+    if "orientation" in inspect.signature(Axes.boxplot).parameters:
+        return {"orientation": "horizontal"}
+    return {"vert": False}
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    FigureCanvasAgg(fig)
+    fig.savefig(path, dpi=DPI, format="png")
+    return path
+
+
+def competency_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
+    """Grouped bars: each competency's macro completion for every group, labelled."""
+    n = max(1, len(groups))
+    width_in = min(MAX_INCHES, max(8.0, 1.2 + len(COMPETENCIES) * (0.45 * n + 0.5)))
+    fig = Figure(figsize=(width_in, 5.5 + 0.25 * ((n + 1) // 2)), layout="constrained")
+    ax = fig.add_subplot()
+    bar = 0.8 / n
+    small = n > 4
+    for gi, group in enumerate(groups):
+        colour, hatch, _ = _style(gi)
+        overall = group.metric("macro")
+        name = _wrap(group.label, 40)
+        if overall is not None:
+            name += f"\noverall {overall * 100:.1f}%"
+        if group.flagged:
+            name += ", UNHEALTHY RUN (see health)"
+        xs = [ci + (gi - (n - 1) / 2) * bar for ci in range(len(COMPETENCIES))]
+        values = [group.metric(f"{c}_macro") for c in COMPETENCIES]
+        heights = [0.0 if v is None else v * 100 for v in values]
+        bars = ax.bar(
+            xs, heights, bar * 0.95, label=name, color=colour, hatch=hatch,
+            edgecolor="black", linewidth=0.6, alpha=0.85,
+        )  # fmt: skip
+        texts = ["n/a" if v is None else f"{v * 100:.0f}" for v in values]
+        ax.bar_label(bars, labels=texts, padding=2, fontsize=7 if small else 8,
+                     rotation=90 if small else 0)  # fmt: skip
+    ax.set_xticks(range(len(COMPETENCIES)), list(COMPETENCIES))
+    ax.set_ylim(0, 112)
+    ax.set_ylabel("macro completion (% of rubric items, mean over scenarios)")
+    ax.set_xlabel("ACGME competency")
+    ax.set_title("Competency profile by clinician")
+    ax.yaxis.grid(True, linestyle=":", linewidth=0.6)
+    ax.set_axisbelow(True)
+    fig.legend(loc="outside lower center", ncols=min(2, n), fontsize=8, frameon=False)
+    return _save(fig, path)
+
+
+def distribution_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
+    """Per-scenario overall completion per group: a box with every scenario as a marker."""
+    n = max(1, len(groups))
+    height_in = min(MAX_INCHES, max(4.0, 0.9 * n + 2.0))
+    fig = Figure(figsize=(10.0, height_in), layout="constrained")
+    ax = fig.add_subplot()
+    positions = list(range(n, 0, -1))
+    labels: list[str] = []
+    for gi, group in enumerate(groups):
+        colour, _, marker = _style(gi)
+        values = [s.values["overall"] * 100 for s in group.samples if "overall" in s.values]
+        y = positions[gi]
+        labels.append(
+            _wrap(group.label) + f"\n(n={len(values)}{', unhealthy run' if group.flagged else ''})"
+        )
+        if not values:
+            ax.text(50, y, "no scored scenarios", ha="center", va="center", fontsize=9)
+            continue
+        ax.boxplot(
+            values, positions=[y], widths=0.6, showfliers=False,
+            medianprops={"color": "black", "linewidth": 1.5}, **_horizontal(),
+        )  # fmt: skip
+        offsets = [((k * 0.618034) % 1.0 - 0.5) * 0.4 for k in range(len(values))]
+        ax.scatter(
+            values, [y + o for o in offsets], marker=marker, s=28, color=colour,
+            edgecolors="black", linewidths=0.5, alpha=0.8, zorder=3,
+        )  # fmt: skip
+    ax.set_yticks(positions, labels, fontsize=8)
+    ax.set_xlim(-3, 103)
+    ax.set_ylim(0.3, n + 0.7)
+    ax.set_xlabel("overall completion per scenario (% of rubric items)")
+    ax.set_title("Per-scenario completion (box: quartiles and median; markers: scenarios)")
+    ax.xaxis.grid(True, linestyle=":", linewidth=0.6)
+    ax.set_axisbelow(True)
+    return _save(fig, path)

@@ -1,0 +1,64 @@
+"""``medsp-report LOG_OR_DIR [...] --out DIR [--format md,html]``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from inspect_medsp.report.build import FORMATS, INSTALL_HINT
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="medsp-report",
+        description=(
+            "Compare MedSP runs from Inspect logs: leaderboard, competency profile, gaps and "
+            "run health, as Markdown (optionally HTML), PNG charts and CSV files."
+        ),
+    )
+    p.add_argument("inputs", nargs="+", metavar="LOG_OR_DIR", help="Inspect log files or folders")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write the report to")
+    p.add_argument(
+        "--format",
+        default="md",
+        metavar="md,html",
+        help="comma-separated output formats (report.md is always written); default: md",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; exit 0 when at least one log was reported."""
+    args = parser().parse_args(argv)
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        print(f"medsp-report: unknown format {', '.join(unknown)} (use md, html)", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("matplotlib") is None:
+        print(f"medsp-report: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+
+    from inspect_medsp.report.build import write_report
+
+    result = write_report(args.inputs, args.out, formats)
+    for problem in result.problems:
+        print(f"medsp-report: error: {problem.line()}", file=sys.stderr)
+    if result.analysis is None:
+        print("medsp-report: nothing could be reported", file=sys.stderr)
+        return 1
+    analysis = result.analysis
+    for flag in analysis.flags:
+        print(f"medsp-report: warning: {' '.join(flag.split())}", file=sys.stderr)
+    report = next(f for f in result.files if f.endswith("report.md"))
+    print(
+        f"wrote {report} ({len(analysis.runs)} logs, {len(analysis.groups)} groups, "
+        f"{len(result.files)} files in {args.out})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""What the report reads out of a MedSP log, as plain pydantic records."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+ROLES: tuple[str, ...] = ("clinician", "patient", "environment")
+"""The encounter roles whose replies are counted in ``Trajectory:health``."""
+
+
+class ItemOutcome(BaseModel):
+    """One rubric item's verdict in one scored sample."""
+
+    number: int
+    competency: str
+    text: str
+    met: bool
+    judged: bool
+
+
+class RoleHealth(BaseModel):
+    """How one role's replies fared in one sample (clean, repaired, retried, degraded)."""
+
+    clean: int = 0
+    repaired: int = 0
+    retried: int = 0
+    degraded: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.clean + self.repaired + self.retried + self.degraded
+
+    @property
+    def malformed(self) -> int:
+        """Replies that needed a repair or a retry but were used in the end."""
+        return self.repaired + self.retried
+
+    def plus(self, other: RoleHealth) -> RoleHealth:
+        return RoleHealth(
+            clean=self.clean + other.clean,
+            repaired=self.repaired + other.repaired,
+            retried=self.retried + other.retried,
+            degraded=self.degraded + other.degraded,
+        )
+
+
+class SampleResult(BaseModel):
+    """One sample (scenario and epoch) of a MedSP run."""
+
+    id: str
+    epoch: int = 1
+    case_id: str = ""
+    specialty: str | None = None
+    error: str | None = None
+    scored: bool = False
+    values: dict[str, float] = Field(default_factory=dict)
+    """``overall`` and each competency the scenario's rubric has."""
+    counts: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    """Completed and total items, overall and per competency."""
+    items: list[ItemOutcome] = Field(default_factory=list)
+    unjudged: int = 0
+    grader: str | None = None
+    end: str | None = None
+    turns: int | None = None
+    health: dict[str, RoleHealth] = Field(default_factory=dict)
+    tokens: dict[str, int] = Field(default_factory=dict)
+    """Total tokens by role; ``clinician`` is what the roles' usage leaves of the whole."""
+
+
+class RunLog(BaseModel):
+    """One Inspect log of a MedSP task."""
+
+    path: str
+    name: str
+    task: str
+    created: str
+    status: str
+    clinician: str
+    strategy: str
+    protocol: str
+    judge: str
+    data_revision: str | None = None
+    rubric_revision: str | None = None
+    metrics: dict[str, float] | None = None
+    """The log's own metrics for the ``medsp_rubric`` score (None if it has none)."""
+    samples: list[SampleResult] = Field(default_factory=list)
+
+    @property
+    def scenario_ids(self) -> set[str]:
+        """Every scenario the run attempted."""
+        return {s.id for s in self.samples}
+
+    @property
+    def scored_ids(self) -> set[str]:
+        """The scenarios with a rubric score."""
+        return {s.id for s in self.samples if s.scored}
+
+
+class Problem(BaseModel):
+    """An input that could not be reported."""
+
+    path: str
+    message: str
+
+    def line(self) -> str:
+        """One line for stderr and the report."""
+        text = " ".join(self.message.split())
+        if len(text) > 240:
+            text = text[:237] + "..."
+        return f"{self.path}: {text}"

@@ -1,0 +1,164 @@
+"""The report's numbers as flat tables, written as CSV with full precision."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.report.analysis import Analysis
+from inspect_medsp.report.models import ROLES
+
+Cell = str | int | float | bool | None
+
+
+class Table(BaseModel):
+    """One CSV file: a name (the file stem), column names and rows."""
+
+    name: str
+    columns: list[str]
+    rows: list[list[Cell]]
+
+    def column(self, name: str) -> list[Cell]:
+        i = self.columns.index(name)
+        return [row[i] for row in self.rows]
+
+
+def leaderboard(analysis: Analysis) -> Table:
+    metrics = ["macro", "macro_ci_low", "macro_ci_high", "micro", "micro_ci_low", "micro_ci_high"]
+    comps = [f"{c}_macro" for c in COMPETENCIES]
+    shared = ["shared_macro", "shared_macro_ci_low", "shared_macro_ci_high"]
+    columns = [
+        "rank", "group", "clinician", "strategy", "protocol", "judge", "logs",
+        "scenarios_scored", "samples_errored", *metrics, *comps, "metrics_source",
+        "shared_scenarios", *shared, "health_flagged",
+    ]  # fmt: skip
+    rows: list[list[Cell]] = []
+    for rank, g in enumerate(analysis.groups, start=1):
+        rows.append(
+            [
+                rank, g.label, g.clinician, g.strategy, g.protocol, g.judge, len(g.runs),
+                len(g.scored_ids), sum(s.error is not None for s in g.samples),
+                *[g.metric(m) for m in metrics], *[g.metric(c) for c in comps], g.source,
+                len(analysis.shared_ids),
+                *[g.shared.get(m.removeprefix("shared_")) for m in shared], g.flagged,
+            ]
+        )  # fmt: skip
+    return Table(name="leaderboard", columns=columns, rows=rows)
+
+
+def competencies(analysis: Analysis) -> Table:
+    kinds = ["macro", "macro_ci_low", "macro_ci_high", "micro", "micro_ci_low", "micro_ci_high"]
+    columns = ["group", "competency", *kinds, "below_overall", "shared_macro"]
+    rows: list[list[Cell]] = []
+    for g in analysis.groups:
+        for c in COMPETENCIES:
+            values = [g.metric(f"{c}_{k}") for k in kinds]
+            if all(v is None for v in values):
+                continue
+            rows.append([g.label, c, *values, c in g.below_overall, g.shared.get(f"{c}_macro")])
+    return Table(name="competencies", columns=columns, rows=rows)
+
+
+def missed_items(analysis: Analysis) -> Table:
+    columns = [
+        "group",
+        "competency",
+        "text",
+        "missed",
+        "seen",
+        "unjudged",
+        "miss_rate",
+        "scenarios",
+    ]
+    rows: list[list[Cell]] = [
+        [m.group, m.competency, m.text, m.missed, m.seen, m.unjudged, m.missed / m.seen,
+         ";".join(m.scenarios)]
+        for m in analysis.missed
+    ]  # fmt: skip
+    return Table(name="missed_items", columns=columns, rows=rows)
+
+
+def specialties(analysis: Analysis) -> Table:
+    rows: list[list[Cell]] = [[s.group, s.specialty, s.mean, s.n] for s in analysis.specialties]
+    return Table(name="specialties", columns=["group", "specialty", "mean_overall", "n"], rows=rows)
+
+
+def health(analysis: Analysis) -> Table:
+    ends = sorted({e for h in analysis.health for e in h.ends})
+    token_roles = _token_roles(analysis)
+    columns = ["run", "group", "status", "samples", "scored", "errored", "items", "unjudged"]
+    for role in ROLES:
+        columns += [f"{role}_{k}" for k in ("clean", "repaired", "retried", "degraded")]
+        columns.append(f"{role}_degraded_share")
+    columns += [f"end_{e}" for e in ends]
+    columns += ["mean_turns", *[f"tokens_per_scenario_{r}" for r in token_roles]]
+    columns += ["flagged", "flags"]
+    rows: list[list[Cell]] = []
+    for h in analysis.health:
+        row: list[Cell] = [
+            h.run, h.group, h.status, h.samples, h.scored, h.errored, h.items, h.unjudged
+        ]  # fmt: skip
+        for role in ROLES:
+            rh = h.roles[role]
+            row += [rh.clean, rh.repaired, rh.retried, rh.degraded, h.degraded_share(role)]
+        row += [h.ends.get(e, 0) for e in ends]
+        row += [h.mean_turns, *[h.tokens.get(r) for r in token_roles]]
+        row += [bool(h.flags), "; ".join(h.flags)]
+        rows.append(row)
+    return Table(name="health", columns=columns, rows=rows)
+
+
+def per_scenario(analysis: Analysis) -> Table:
+    token_roles = _token_roles(analysis)
+    labels = {h.run: h.group for h in analysis.health}
+    columns = [
+        "group", "run", "id", "epoch", "case_id", "specialty", "scored", "error", "overall",
+        *COMPETENCIES, "completed", "total", "unjudged", "end", "turns",
+        *[f"tokens_{r}" for r in token_roles],
+    ]  # fmt: skip
+    rows: list[list[Cell]] = []
+    for run in analysis.runs:
+        for s in run.samples:
+            completed, total = s.counts.get("overall", (None, None))
+            rows.append(
+                [
+                    labels[run.name], run.name, s.id, s.epoch, s.case_id, s.specialty, s.scored,
+                    s.error, s.values.get("overall"), *[s.values.get(c) for c in COMPETENCIES],
+                    completed, total, s.unjudged if s.scored else None, s.end, s.turns,
+                    *[s.tokens.get(r) for r in token_roles],
+                ]
+            )  # fmt: skip
+    return Table(name="per_scenario", columns=columns, rows=rows)
+
+
+def _token_roles(analysis: Analysis) -> list[str]:
+    seen = {r for h in analysis.health for r in h.tokens}
+    first = [r for r in (*ROLES, "grader") if r in seen]
+    return first + sorted(seen - set(first))
+
+
+def all_tables(analysis: Analysis) -> list[Table]:
+    return [
+        leaderboard(analysis),
+        competencies(analysis),
+        missed_items(analysis),
+        specialties(analysis),
+        health(analysis),
+        per_scenario(analysis),
+    ]
+
+
+def write_csv(table: Table, folder: Path) -> Path:
+    """``<folder>/<name>.csv``; floats keep every digit, missing values are empty."""
+    path = folder / f"{table.name}.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(table.columns)
+        for row in table.rows:
+            writer.writerow(
+                ["" if v is None else repr(v) if isinstance(v, float) else v for v in row]
+            )
+    return path
