@@ -252,7 +252,7 @@ def test_off_is_one_plain_call_per_turn_and_identical_to_default(log_dir: str) -
     for script in (off, roles.patient, roles.environment, roles.grader):
         assert {c.temperature for c in script.configs} == {None}
     traj = trajectory(sample)
-    assert traj.strategy == {} and traj.strategy_log == []
+    assert traj.strategy["strategy"] == "off" and traj.strategy_log == []
 
 
 def test_single_runs_every_role_at_the_fixed_temperature(log_dir: str) -> None:
@@ -267,6 +267,7 @@ def test_single_runs_every_role_at_the_fixed_temperature(log_dir: str) -> None:
         "draft t1 n1",
         "draft t2 n1",
     ]
+    assert trajectory(sample).strategy["strategy"] == "single"
 
 
 # ---------------------------------------------------------------- best-of-N

@@ -31,14 +31,16 @@ def _scenario_list(scenarios: str | list[str] | None) -> list[str] | None:
     return list(scenarios)
 
 
-def _solver(protocol: Protocol, judge: str, max_turns: int, settings: StrategySettings) -> Solver:
+def _solver(
+    protocol: Protocol, judge: str, max_turns: int, settings: StrategySettings, cache: bool
+) -> Solver:
     if protocol == "tools":
         if settings.strategy != "off":
             raise ValueError(
                 f"strategy={settings.strategy} works with protocol=turns only; the tools "
                 "protocol lets your own agent decide how to spend compute"
             )
-        return medsp_tools_encounter(judge=judge, max_turns=max_turns)
+        return medsp_tools_encounter(judge=judge, max_turns=max_turns, cache=cache)
     if protocol != "turns":
         raise ValueError(f"protocol must be 'turns' or 'tools', not {protocol!r}")
     return medsp_encounter(
@@ -46,6 +48,8 @@ def _solver(protocol: Protocol, judge: str, max_turns: int, settings: StrategySe
         max_turns=max_turns,
         policy=strategy_policy(settings),
         role_config=settings.role_config(),
+        cache=cache,
+        strategy=settings.model_dump(),
     )
 
 
@@ -60,6 +64,7 @@ def medsp_task(
     protocol: Protocol,
     judge: str,
     settings: StrategySettings,
+    cache: bool = False,
     data_revision: str | None = None,
     rubric_revision: str | None = None,
 ) -> Task:
@@ -76,7 +81,7 @@ def medsp_task(
     report.log()
     return Task(
         dataset=build_dataset(records, name=name),
-        solver=_solver(protocol, judge, max_turns, settings),
+        solver=_solver(protocol, judge, max_turns, settings, cache),
         scorer=medsp_rubric(judge=judge, config=settings.grader_config()),
         config=settings.clinician_config(),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
@@ -94,32 +99,55 @@ def medsp_task(
     )
 
 
-def _benchmark_task(
+def _build(
     name: str,
+    *,
     subset: bool,
-    data_dir: str | None,
-    upstream_dir: str | None,
-    data_revision: str | None,
+    scenario_root: Path | None = None,
+    upstream_root: Path | None = None,
+    data_dir: str | None = None,
+    upstream_dir: str | None = None,
+    data_revision: str | None = None,
     scenarios: str | list[str] | None,
     max_turns: int,
     protocol: Protocol,
     judge: str,
-    settings: StrategySettings,
+    cache: bool,
+    strategy: Strategy,
+    n: int,
+    experts: int,
+    consensus_rounds: int,
+    sample_temperature: float,
+    fixed_temperature: float,
 ) -> Task:
-    data = resolve_scenario_root(data_dir, data_revision)
-    upstream = resolve_upstream_root(upstream_dir)
+    """Resolve the sources (unless given as folders) and build the task."""
+    settings = StrategySettings(
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+    )
+    revisions: dict[str, str | None] = {}
+    if scenario_root is None:
+        data = resolve_scenario_root(data_dir, data_revision)
+        scenario_root, revisions["data_revision"] = data.root, data.revision
+    if upstream_root is None:
+        upstream = resolve_upstream_root(upstream_dir)
+        upstream_root, revisions["rubric_revision"] = upstream.root, upstream.revision
     return medsp_task(
         name=name,
-        scenario_root=data.root,
-        upstream_root=upstream.root,
+        scenario_root=scenario_root,
+        upstream_root=upstream_root,
         subset=subset,
         scenarios=scenarios,
         max_turns=max_turns,
         protocol=protocol,
         judge=judge,
         settings=settings,
-        data_revision=data.revision,
-        rubric_revision=upstream.revision,
+        cache=cache,
+        **revisions,
     )
 
 
@@ -132,6 +160,7 @@ def medsp1000(
     max_turns: int = 12,
     protocol: Protocol = "turns",
     judge: str = DEFAULT_JUDGE,
+    cache: bool = False,
     strategy: Strategy = "off",
     n: int = 5,
     experts: int = 5,
@@ -150,6 +179,8 @@ def medsp1000(
         max_turns: Turn limit per encounter.
         protocol: ``turns`` (the paper's JSON turns) or ``tools`` (an agent with tools).
         judge: Model for patient, environment and grader roles not given with --model-role.
+        cache: Cache model replies with Inspect's response cache, so a re-run of the same
+            encounters costs nothing.
         strategy: Clinician test-time compute: ``off``, ``single``, ``bon`` or ``medagents``.
         n: Candidates per turn for ``bon``.
         experts: Specialists for ``medagents``.
@@ -157,26 +188,7 @@ def medsp1000(
         sample_temperature: Temperature of ``bon`` candidates and ``medagents`` advice.
         fixed_temperature: Temperature of every role under ``single`` (and of selection).
     """
-    settings = StrategySettings(
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-    )
-    return _benchmark_task(
-        "MedSP1000",
-        False,
-        data_dir,
-        upstream_dir,
-        data_revision,
-        scenarios,
-        max_turns,
-        protocol,
-        judge,
-        settings,
-    )
+    return _build("MedSP1000", subset=False, **locals())
 
 
 @task
@@ -188,6 +200,7 @@ def medsp100(
     max_turns: int = 12,
     protocol: Protocol = "turns",
     judge: str = DEFAULT_JUDGE,
+    cache: bool = False,
     strategy: Strategy = "off",
     n: int = 5,
     experts: int = 5,
@@ -199,26 +212,7 @@ def medsp100(
 
     Parameters are those of :func:`medsp1000`.
     """
-    settings = StrategySettings(
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-    )
-    return _benchmark_task(
-        "MedSP-Q100",
-        True,
-        data_dir,
-        upstream_dir,
-        data_revision,
-        scenarios,
-        max_turns,
-        protocol,
-        judge,
-        settings,
-    )
+    return _build("MedSP-Q100", subset=True, **locals())
 
 
 @task
@@ -227,6 +221,7 @@ def medsp_demo(
     max_turns: int = 12,
     protocol: Protocol = "turns",
     judge: str = DEFAULT_JUDGE,
+    cache: bool = False,
     strategy: Strategy = "off",
     n: int = 5,
     experts: int = 5,
@@ -238,23 +233,12 @@ def medsp_demo(
 
     Parameters are those of :func:`medsp1000` (without the data sources).
     """
-    settings = StrategySettings(
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-    )
+    params = dict(locals())
     demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
-    return medsp_task(
-        name="MedSP-demo",
+    return _build(
+        "MedSP-demo",
+        subset=False,
         scenario_root=demo / "scenarios",
         upstream_root=demo / "upstream",
-        subset=False,
-        scenarios=scenarios,
-        max_turns=max_turns,
-        protocol=protocol,
-        judge=judge,
-        settings=settings,
+        **params,
     )

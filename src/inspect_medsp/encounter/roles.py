@@ -13,12 +13,14 @@ from typing import Any, Generic, TypeVar
 
 from inspect_ai.agent import Agent, AgentState, agent
 from inspect_ai.model import (
+    CachePolicy,
     ChatMessage,
     ChatMessageAssistant,
     ChatMessageUser,
     GenerateConfig,
     Model,
     ModelOutput,
+    ModelUsage,
 )
 from pydantic import BaseModel
 
@@ -121,21 +123,34 @@ async def generate_json(
     contract: Contract[R],
     config: GenerateConfig | None = None,
     max_retries: int = MAX_RETRIES,
+    cache: bool | CachePolicy = False,
 ) -> tuple[RoleResult[R], ModelOutput]:
     """Ask ``model`` for the role's JSON, re-asking up to ``max_retries`` times.
 
     Retries run on a scratch copy of ``history``: only the reply finally used is returned, for
     the caller to append, so the persistent history stays append-only and cache friendly.
 
+    Args:
+        model: The model playing the role.
+        history: The role's conversation so far (not modified).
+        contract: The role's reply contract.
+        config: Generation settings.
+        max_retries: Corrective re-asks after an unusable reply.
+        cache: Inspect's response cache for the calls (for re-runs).
+
     Returns:
         The result (degraded from the last raw text when every attempt failed) and the model
-        output of the reply used.
+        output of the reply used, whose usage is the sum over all attempts.
     """
     scratch = list(history)
     errors: list[str] = []
     output: ModelOutput | None = None
+    usage: ModelUsage | None = None
     for attempt in range(max_retries + 1):
-        output = await model.generate(scratch, config=config or GenerateConfig())
+        output = await model.generate(scratch, config=config or GenerateConfig(), cache=cache)
+        if output.usage is not None:
+            usage = output.usage if usage is None else usage + output.usage
+            output = output.model_copy(update={"usage": usage})
         text = output.completion
         try:
             reply, repairs = parse_reply(text, contract.model, contract.required_any)
@@ -175,7 +190,10 @@ async def generate_json(
 
 @agent(name="medsp_role")
 def role_agent(
-    contract: Contract[Any], model: Model, config: GenerateConfig | None = None
+    contract: Contract[Any],
+    model: Model,
+    config: GenerateConfig | None = None,
+    cache: bool | CachePolicy = False,
 ) -> Agent:
     """A patient or environment-controller agent replying in its role's JSON.
 
@@ -186,10 +204,11 @@ def role_agent(
         contract: The role's reply contract (:data:`PATIENT` or :data:`ENVIRONMENT`).
         model: The model playing the role.
         config: Generation settings for the role.
+        cache: Inspect's response cache for the role's calls.
     """
 
     async def execute(state: AgentState) -> AgentState:
-        result, output = await generate_json(model, state.messages, contract, config)
+        result, output = await generate_json(model, state.messages, contract, config, cache=cache)
         message = result.message.model_copy(update={"metadata": {METADATA_KEY: result.summary()}})
         state.messages.append(message)
         state.output = output

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Literal
 
 from inspect_ai.log import transcript
 from inspect_ai.model import (
+    CachePolicy,
     ChatMessage,
     ChatMessageSystem,
     ChatMessageUser,
@@ -59,7 +60,13 @@ def role_model(role: str, judge: str) -> Model:
 
 
 def start_encounter(
-    state: TaskState, judge: str, max_turns: int, protocol: Protocol, config: GenerateConfig
+    state: TaskState,
+    judge: str,
+    max_turns: int,
+    protocol: Protocol,
+    config: GenerateConfig,
+    cache: bool | CachePolicy = False,
+    strategy: Mapping[str, str | int | float] | None = None,
 ) -> Encounter:
     """Bind the role models, reset the Trajectory and open the encounter for a sample."""
     record = sample_record(state)
@@ -74,6 +81,7 @@ def start_encounter(
     traj.protocol = protocol
     traj.max_turns = max_turns
     traj.role_models = roles
+    traj.strategy = dict(strategy or {"strategy": "off"})
     transcript().info(
         "MedSP roles: " + ", ".join(f"{role}={model}" for role, model in roles.items())
     )
@@ -81,18 +89,20 @@ def start_encounter(
     return Encounter(
         record,
         traj,
-        patient=role_agent(PATIENT, patient_model, role_config),
-        environment=role_agent(ENVIRONMENT, environment_model, role_config),
+        patient=role_agent(PATIENT, patient_model, role_config, cache),
+        environment=role_agent(ENVIRONMENT, environment_model, role_config, cache),
     )
 
 
-def default_policy(model: Model, config: GenerateConfig | None = None) -> ClinicianPolicy:
+def default_policy(
+    model: Model, config: GenerateConfig | None = None, cache: bool | CachePolicy = False
+) -> ClinicianPolicy:
     """One clinician reply from the model under test, with the usual retries."""
 
     async def policy(
         history: list[ChatMessage],
     ) -> tuple[RoleResult[ClinicianReply], ModelOutput]:
-        return await generate_json(model, history, CLINICIAN, config)
+        return await generate_json(model, history, CLINICIAN, config, cache=cache)
 
     return policy
 
@@ -103,6 +113,8 @@ def medsp_encounter(
     max_turns: int = 12,
     policy: Callable[[TaskState], ClinicianPolicy] | None = None,
     role_config: GenerateConfig | None = None,
+    cache: bool | CachePolicy = False,
+    strategy: Mapping[str, str | int | float] | None = None,
 ) -> Solver:
     """The ``turns`` protocol: the model under test replies ``{speak, actions, eos}`` each turn.
 
@@ -113,14 +125,16 @@ def medsp_encounter(
         max_turns: Turn limit.
         policy: Builds the clinician policy for a sample (default: one reply per turn).
         role_config: Generation settings for the patient and environment.
+        cache: Inspect's response cache for the clinician and role calls (for re-runs).
+        strategy: The clinician strategy and its settings, recorded in the Trajectory.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         encounter = start_encounter(
-            state, judge, max_turns, "turns", role_config or GenerateConfig()
+            state, judge, max_turns, "turns", role_config or GenerateConfig(), cache, strategy
         )
         traj = encounter.trajectory
-        clinician = default_policy(get_model()) if policy is None else policy(state)
+        clinician = default_policy(get_model(), cache=cache) if policy is None else policy(state)
         state.messages = [
             ChatMessageSystem(content=render("clinician_system")),
             ChatMessageUser(
@@ -149,6 +163,7 @@ def medsp_tools_encounter(
     judge: str = DEFAULT_JUDGE,
     max_turns: int = 12,
     agent: AgentFactory | None = None,
+    cache: bool | CachePolicy = False,
 ) -> Solver:
     """The ``tools`` protocol: any Inspect agent acts through encounter tools.
 
@@ -157,10 +172,11 @@ def medsp_tools_encounter(
         max_turns: Turn budget; every tool call is one turn of the state machine.
         agent: Builds the clinician agent from its instructions and the tools (default
             ``react()``).
+        cache: Inspect's response cache for the role calls (for re-runs).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        encounter = start_encounter(state, judge, max_turns, "tools", GenerateConfig())
+        encounter = start_encounter(state, judge, max_turns, "tools", GenerateConfig(), cache)
         return await run_tools_encounter(state, encounter, agent)
 
     return solve
