@@ -17,10 +17,10 @@ import time
 from collections import defaultdict
 
 from inspect_ai import eval
-
-from inspect_medsp import medsp_demo
 from tests.support import offline_tokens
 from tests.support.scripts import Script, clinician, environment, patient
+
+from inspect_medsp import medsp_demo
 
 ROLES = ("clinician", "patient", "environment", "grader")
 

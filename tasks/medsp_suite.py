@@ -40,6 +40,4 @@ def medsp100_best_of_5(
     data_dir: str | None = None, upstream_dir: str | None = None, judge: str = DEFAULT_JUDGE
 ) -> Task:
     """The paper's best-of-N test-time compute check, N=5."""
-    return medsp100(
-        data_dir=data_dir, upstream_dir=upstream_dir, judge=judge, strategy="bon", n=5
-    )
+    return medsp100(data_dir=data_dir, upstream_dir=upstream_dir, judge=judge, strategy="bon", n=5)

@@ -20,13 +20,16 @@ def test_suite_file_runs_as_an_eval_set_over_two_models(tmp_path: Path) -> None:
     ]
     roles = {
         "patient": Script([patient("Chest pain.")]).model(),
-        "environment": Script([environment(0, "initial_assessment", end=True, reason="done")])
-        .model(),
+        "environment": Script(
+            [environment(0, "initial_assessment", end=True, reason="done")]
+        ).model(),
         "grader": Script([{"PC": {"Gives aspirin 300 mg": False}}]).model(),
     }
     success, logs = eval_set(
-        tasks=[str(REPO / "tasks" / "medsp_suite.py@medsp100_turns"),
-               str(REPO / "tasks" / "medsp_suite.py@medsp100_tools")],
+        tasks=[
+            str(REPO / "tasks" / "medsp_suite.py@medsp100_turns"),
+            str(REPO / "tasks" / "medsp_suite.py@medsp100_tools"),
+        ],
         model=clinicians,
         model_roles=roles,
         task_args={"data_dir": str(data), "upstream_dir": str(upstream), "judge": "mockllm/model"},
@@ -36,8 +39,10 @@ def test_suite_file_runs_as_an_eval_set_over_two_models(tmp_path: Path) -> None:
     )
     assert success
     assert sorted((log.eval.task, log.eval.model) for log in logs) == [
-        ("medsp100_tools", "mockllm/clin-a"), ("medsp100_tools", "mockllm/clin-b"),
-        ("medsp100_turns", "mockllm/clin-a"), ("medsp100_turns", "mockllm/clin-b"),
+        ("medsp100_tools", "mockllm/clin-a"),
+        ("medsp100_tools", "mockllm/clin-b"),
+        ("medsp100_turns", "mockllm/clin-a"),
+        ("medsp100_turns", "mockllm/clin-b"),
     ]
     for log in logs:
         assert log.results is not None
