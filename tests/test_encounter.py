@@ -9,7 +9,7 @@ from typing import Any
 
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import ChatMessage, ModelOutput
+from inspect_ai.model import ModelOutput
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.strategies import StrategySettings
@@ -370,8 +370,8 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
     log = read_eval_log(str(path))
     assert log.status == "success"
     assert log.samples is not None and len(log.samples) == 3
-    for sample in log.samples:
-        traj = Trajectory(store=_store(sample.store))
+    for i, sample in enumerate(log.samples):
+        traj = trajectory(log, i)
         assert traj.turn_count == 12 and traj.end == "turn_limit"
         assert traj.health["clinician"].degraded == 12
         assert traj.health["environment"].degraded == 12
@@ -381,13 +381,3 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
         assert (
             sample.error is not None and "grader reply was not usable JSON" in sample.error.message
         )
-
-
-def _store(data: dict[str, Any]) -> Any:
-    from inspect_ai.util._store import Store
-
-    return Store(data)
-
-
-def _texts(messages: list[ChatMessage]) -> str:
-    return "\n".join(m.text for m in messages)

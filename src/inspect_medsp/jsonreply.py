@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,9 +31,17 @@ class NotJSONError(ValueError):
     """No JSON object could be recovered from a reply."""
 
 
-def _balanced_object(text: str, start: int) -> tuple[str, bool]:
-    """The object starting at ``start``; the flag is False when the text ends first."""
-    depth = 0
+class _Scan(NamedTuple):
+    end: int | None  # index just past the first object that closes, if one does
+    open_closers: list[str]  # closers still owed, innermost last
+    in_string: bool
+    commas: list[int]  # commas outside strings
+
+
+def _scan(text: str, start: int = 0) -> _Scan:
+    """Walk JSON text from ``start`` (an opening brace), tracking strings and brackets."""
+    stack: list[str] = []
+    commas: list[int] = []
     in_string = False
     escaped = False
     for i in range(start, len(text)):
@@ -49,42 +57,19 @@ def _balanced_object(text: str, start: int) -> tuple[str, bool]:
         if ch == '"':
             in_string = True
         elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-            if depth == 0:
-                return text[start : i + 1], True
-    return text[start:], False
-
-
-def _scan(fragment: str) -> tuple[list[str], bool, list[int]]:
-    """Open brackets (as closers), whether a string is open, and commas outside strings."""
-    stack: list[str] = []
-    commas: list[int] = []
-    in_string = False
-    escaped = False
-    for i, ch in enumerate(fragment):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in "{[":
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]" and stack:
             stack.pop()
+            if not stack:
+                return _Scan(i + 1, [], False, commas)
         elif ch == ",":
             commas.append(i)
-    return stack, in_string, commas
+    return _Scan(None, stack, in_string, commas)
 
 
 def _close(fragment: str) -> str:
-    stack, in_string, _ = _scan(fragment)
+    scan = _scan(fragment)
+    stack, in_string = scan.open_closers, scan.in_string
     text = fragment + ('"' if in_string else "")
     text = re.sub(r"[\s,:]+$", "", text)
     return text + "".join(reversed(stack))
@@ -96,7 +81,7 @@ def close_truncated(fragment: str) -> str:
     Finishes an open string and closes open brackets; where that is still not JSON (the cut
     fell inside a key or a literal), drops the last incomplete member and tries again.
     """
-    _, _, commas = _scan(fragment)
+    commas = _scan(fragment).commas
     for piece in [fragment, *(fragment[:i] for i in reversed(commas))]:
         closed = _close(piece)
         try:
@@ -135,7 +120,9 @@ def extract_json_object(text: str) -> Extracted:
     start = body.find("{")
     if start < 0:
         raise NotJSONError("no JSON object in the reply")
-    candidate, complete = _balanced_object(body, start)
+    end = _scan(body, start).end
+    complete = end is not None
+    candidate = body[start:end]
     if start > 0 or (complete and body[start + len(candidate) :].strip()):
         repairs.append("prose around JSON")
     if not complete:

@@ -11,7 +11,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
-from inspect_medsp.data.models import COMPETENCIES, Competency, SampleRecord
+from inspect_medsp.data.models import COMPETENCIES, Competency, Rubric, SampleRecord
 from inspect_medsp.data.rubrics import RubricSet, load_rubrics, load_subset
 from inspect_medsp.data.scenarios import PacketError, discover_scenario_ids, load_scenario
 
@@ -41,6 +41,25 @@ class LoadReport(BaseModel):
     items_by_competency: dict[Competency, int]
     excluded: dict[str, list[str]] = Field(default_factory=dict)
     details: dict[str, str] = Field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        kept: Sequence[Rubric],
+        excluded: dict[str, list[str]],
+        details: dict[str, str],
+    ) -> LoadReport:
+        """The report of a load that kept the scenarios of ``kept``."""
+        by_comp = {c: sum(len(getattr(r, c)) for r in kept) for c in COMPETENCIES}
+        return cls(
+            name=name,
+            scenarios=len(kept),
+            items=sum(by_comp.values()),
+            items_by_competency=by_comp,
+            excluded={r: v for r, v in excluded.items() if v},
+            details=details,
+        )
 
     def count_line(self) -> str:
         """One line: scenarios and items kept, then exclusions by reason."""
@@ -100,7 +119,6 @@ def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -
         else {i: p for i, p in rubric_set.problems.items() if i in set(ids)}
     )
     kept = [i for i in universe if i in rubric_set.rubrics]
-    by_comp = rubric_set.items_by_competency(kept)
     excluded: dict[str, list[str]] = {r: [] for r in REASONS}
     details: dict[str, str] = {}
     for pid, problem in sorted(problems.items()):
@@ -110,14 +128,7 @@ def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -
     excluded["no_rubric"] = [
         i for i in universe if i not in rubric_set.rubrics and i not in problems
     ]
-    return LoadReport(
-        name=name,
-        scenarios=len(kept),
-        items=sum(by_comp.values()),
-        items_by_competency=by_comp,
-        excluded={r: v for r, v in excluded.items() if v},
-        details=details,
-    )
+    return LoadReport.of(name, [rubric_set.rubrics[i] for i in kept], excluded, details)
 
 
 def load_records(
@@ -196,15 +207,7 @@ def load_records(
         present = set(in_data)
         excluded["no_scenario"] = sorted(s for s in rubric_set.rubrics if s not in present)
 
-    by_comp = {c: sum(len(getattr(r.rubric, c)) for r in records) for c in COMPETENCIES}
-    report = LoadReport(
-        name=name,
-        scenarios=len(records),
-        items=sum(by_comp.values()),
-        items_by_competency=by_comp,
-        excluded={r: v for r, v in excluded.items() if v},
-        details=details,
-    )
+    report = LoadReport.of(name, [r.rubric for r in records], excluded, details)
     if not records:
         raise MedSPDataError(
             f"{report.count_line()}: nothing left to score; check data_dir, upstream_dir "

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from inspect_medsp.data.errors import MedSPDataError
-from inspect_medsp.data.models import COMPETENCIES, Competency, Rubric
+from inspect_medsp.data.models import COMPETENCIES, Rubric
 
 RUBRICS_FOLDER = "rubrics"
 SUBSET_FILE = "subset.json"
@@ -35,11 +35,6 @@ class RubricSet(BaseModel):
     files: int
     rubrics: dict[str, Rubric] = Field(default_factory=dict)
     problems: dict[str, RubricProblem] = Field(default_factory=dict)
-
-    def items_by_competency(self, ids: list[str] | None = None) -> dict[Competency, int]:
-        """Item counts per competency over the usable rubrics (or over ``ids`` only)."""
-        chosen = self.rubrics.values() if ids is None else [self.rubrics[i] for i in ids]
-        return {c: sum(len(getattr(r, c)) for r in chosen) for c in COMPETENCIES}
 
 
 def scenario_id_from_file(path: Path) -> str:

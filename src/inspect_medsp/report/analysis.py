@@ -3,7 +3,6 @@ run health and the warnings a reader must see before trusting a number."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Literal
@@ -13,12 +12,9 @@ from pydantic import BaseModel, Field
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.report.models import ROLES, Problem, RoleHealth, RunLog, SampleResult
 from inspect_medsp.scoring.metrics import (
-    BOOTSTRAP_RESAMPLES,
-    BOOTSTRAP_SEED,
     KEYS,
     bootstrap_ci,
-    macro_value,
-    micro_value,
+    completion_summary,
 )
 from inspect_medsp.scoring.verdicts import normalise
 
@@ -222,18 +218,12 @@ def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
 
 def pooled_metrics(samples: Sequence[SampleResult]) -> dict[str, float]:
     """The scorer's macro and micro (with its bootstrap CIs) over samples of several logs."""
-    out: dict[str, float] = {}
-    for kind, fn in (("macro", macro_value), ("micro", micro_value)):
-        for key in KEYS:
-            rows = [s.counts[key] for s in samples if s.scored and key in s.counts]
-            if not rows:
-                continue
-            name = kind if key == "overall" else f"{key}_{kind}"
-            low, high = bootstrap_ci(rows, kind)
-            out[name] = fn(rows)
-            out[f"{name}_ci_low"] = low
-            out[f"{name}_ci_high"] = high
-    return out
+    rows = {key: [s.counts[key] for s in samples if s.scored and key in s.counts] for key in KEYS}
+    return {**completion_summary(rows, "macro"), **completion_summary(rows, "micro")}
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
 
 
 def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, float]:
@@ -250,20 +240,8 @@ def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, fl
         name = "macro" if key == "overall" else f"{key}_macro"
         out[name] = sum(values) / len(values)
         if key == "overall":
-            out["macro_ci_low"], out["macro_ci_high"] = _bootstrap_mean(values)
+            out["macro_ci_low"], out["macro_ci_high"] = bootstrap_ci(values, _mean)
     return out
-
-
-def _bootstrap_mean(values: Sequence[float]) -> tuple[float, float]:
-    """The scorer's percentile bootstrap (same seed and resamples) for a mean of values."""
-    rng = random.Random(BOOTSTRAP_SEED)
-    n = len(values)
-    means = sorted(
-        sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(BOOTSTRAP_RESAMPLES)
-    )
-    return means[int(0.025 * (BOOTSTRAP_RESAMPLES - 1))], means[
-        round(0.975 * (BOOTSTRAP_RESAMPLES - 1))
-    ]
 
 
 def run_health(run: RunLog, group: str) -> RunHealth:

@@ -8,11 +8,14 @@ Each metric returns a mapping, which Inspect shows as one entry per key: ``macro
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_medsp.data.models import COMPETENCIES
+
+T = TypeVar("T")
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 1638
@@ -37,34 +40,45 @@ def micro_value(rows: Sequence[tuple[int, int]]) -> float:
 
 
 def bootstrap_ci(
-    rows: Sequence[tuple[int, int]],
-    statistic: str,
+    rows: Sequence[T],
+    statistic: Callable[[Sequence[T]], float],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[float, float]:
     """95% percentile interval of ``statistic`` over scenarios resampled with replacement."""
-    fn = macro_value if statistic == "macro" else micro_value
     rng = random.Random(seed)
     n = len(rows)
-    values = sorted(fn([rows[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
-    low = values[int(0.025 * (resamples - 1))]
-    high = values[round(0.975 * (resamples - 1))]
-    return low, high
+    values = sorted(statistic([rows[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
+    return values[int(0.025 * (resamples - 1))], values[round(0.975 * (resamples - 1))]
 
 
-def _summary(scores: list[SampleScore], kind: str) -> dict[str, float]:
+def completion_summary(
+    rows_by_key: Mapping[str, Sequence[tuple[int, int]]], kind: str
+) -> dict[str, float]:
+    """``macro`` or ``micro`` with its interval, overall and per competency.
+
+    Args:
+        rows_by_key: ``(completed, total)`` per scenario, under ``overall`` and each
+            competency (a scenario appears under a competency only if its rubric has it).
+        kind: ``macro`` or ``micro``.
+    """
     fn = macro_value if kind == "macro" else micro_value
     out: dict[str, float] = {}
     for key in KEYS:
-        rows = [c for s in scores if (c := _counts(s, key)) is not None]
+        rows = rows_by_key.get(key)
         if not rows:
             continue
         name = kind if key == "overall" else f"{key}_{kind}"
-        low, high = bootstrap_ci(rows, kind)
+        low, high = bootstrap_ci(rows, fn)
         out[name] = fn(rows)
         out[f"{name}_ci_low"] = low
         out[f"{name}_ci_high"] = high
     return out
+
+
+def _summary(scores: list[SampleScore], kind: str) -> dict[str, float]:
+    rows = {key: [c for s in scores if (c := _counts(s, key)) is not None] for key in KEYS}
+    return completion_summary(rows, kind)
 
 
 @metric
