@@ -644,7 +644,7 @@ def test_clean_load_logs_the_count_line_at_info(
 
 def test_sources_never_mention_the_shared_folder() -> None:
     offenders = []
-    for path in sorted((REPO / "src").rglob("*")):
+    for path in sorted((REPO / "src" / "inspect_medsp").rglob("*")):
         if not path.is_file() or "__pycache__" in path.parts:
             continue
         text = path.read_bytes().decode("utf-8", errors="replace")
