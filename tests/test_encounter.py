@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +141,8 @@ def test_states_move_only_on_eos_and_end_on_should_end(log_dir: str) -> None:
     # each turn is a span in the viewer
     spans = [e.name for e in log.samples[0].events if e.event == "span_begin"]
     assert {"turn 1", "turn 2", "turn 3", "turn 4"} <= set(spans)
+    # token use per role is in the log
+    assert {"patient", "environment", "grader"} <= set(log.samples[0].role_usage)
 
 
 def test_encounter_stops_at_the_turn_limit(log_dir: str) -> None:
@@ -372,6 +378,11 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
     assert log.samples is not None and len(log.samples) == 3
     for i, sample in enumerate(log.samples):
         traj = trajectory(log, i)
+        # roles not bound with --model-role fall back to the judge, and the log says so
+        assert traj.role_models == dict.fromkeys(
+            ("clinician", "patient", "environment"), "mockllm/model"
+        )
+        assert {"patient", "environment", "grader"} <= set(sample.role_usage)
         assert traj.turn_count == 12 and traj.end == "turn_limit"
         assert traj.health["clinician"].degraded == 12
         assert traj.health["environment"].degraded == 12
@@ -381,3 +392,60 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
         assert (
             sample.error is not None and "grader reply was not usable JSON" in sample.error.message
         )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_inspect_view_serves_the_turns(log_dir: str) -> None:
+    """The log opens in ``inspect view``: its server hands the viewer every turn's span."""
+    clin = Script([clinician("Hello.", ["check vital signs"]), clinician("Done.", eos=True)])
+    env = Script(
+        [environment(0, "initial_assessment"), environment(1, "airway_and_shock", end=True)]
+    )
+    log = run(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
+        clin,
+        Script([patient("Okay.")]),
+        env,
+        Script([{"PC": {}}]),
+        log_dir,
+    )
+    port = _free_port()
+    viewer = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "view",
+            "--log-dir",
+            log_dir,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/api/logs/{log.location}"
+        body = None
+        deadline = time.monotonic() + 60
+        while body is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    body = json.load(response)
+            except OSError:
+                time.sleep(0.5)
+        assert body is not None, "inspect view did not answer"
+        [sample] = body["samples"]
+        spans = [e["name"] for e in sample["events"] if e["event"] == "span_begin"]
+        assert "turn 1" in spans and "turn 2" in spans
+        assert body["results"]["scores"][0]["name"] == "medsp_rubric"
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=10)
