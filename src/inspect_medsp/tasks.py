@@ -7,6 +7,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.solver import Solver
 
 from inspect_medsp.data.dataset import build_dataset, load_records
@@ -86,6 +87,7 @@ def medsp_task(
         config=settings.clinician_config(),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
         fail_on_error=False,
+        headline_metric=HeadlineMetric(scorer="medsp_rubric", metric="macro"),
         metadata={
             "medsp_load": report.model_dump(),
             "medsp_protocol": protocol,
