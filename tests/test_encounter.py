@@ -449,3 +449,35 @@ def test_inspect_view_serves_the_turns(log_dir: str) -> None:
     finally:
         viewer.terminate()
         viewer.wait(timeout=10)
+
+
+def test_own_clinician_agent_takes_the_chair(tmp_path: Path, log_dir: str) -> None:
+    """``medsp_tools_encounter(agent=...)`` puts any Inspect agent in the clinician's chair."""
+    from inspect_ai import task_with
+    from inspect_ai.agent import react
+    from inspect_ai.tool import Tool, ToolDef
+
+    from inspect_medsp import medsp_tools_encounter
+
+    seen: list[list[str]] = []
+
+    def my_clinician(instructions: str, tools: list[Tool]) -> Any:
+        seen.append([ToolDef(t).name for t in tools])
+        return react(name="my_clinician", prompt=instructions, tools=tools)
+
+    task = task_with(
+        _marked_task(tmp_path, "tools"),
+        solver=medsp_tools_encounter(judge="mockllm/model", agent=my_clinician),
+    )
+    clin = Script(
+        [
+            _tool_call("complete_stage", speech="Aspirin now.", actions=["aspirin 300 mg"]),
+            _tool_call("submit", answer="done"),
+        ]
+    )
+    env = Script([environment(1, "ecg_reviewed", end=True, reason="done")])
+    log = run(task, clin, Script([patient("Okay.")]), env, Script([{"PC": {}}]), log_dir)
+    assert seen == [["talk_to_patient", "perform_actions", "complete_stage"]]
+    traj = trajectory(log)
+    assert traj.protocol == "tools" and traj.end == "should_end"
+    assert traj.action_log[0].raw == "aspirin 300 mg"
