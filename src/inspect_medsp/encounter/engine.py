@@ -184,6 +184,7 @@ class Encounter:
             index=turn_no,
             state_label=start_label,
             progress_index=start_index,
+            patient_status=start_status,
             clinician=move,
             patient=patient.reply,
             environment=env.model_copy(
@@ -309,11 +310,11 @@ class Encounter:
     def clinician_update(self, turn: TurnRecord) -> str:
         """What the clinician is told after a turn (only in-story facts)."""
         env = turn.environment
-        changed = (env.progress_index, env.state_label, env.patient_status) != (
-            turn.progress_index,
-            turn.state_label,
-            self._status_before(turn),
-        )
+        changed = bool(env.events) or (
+            env.progress_index,
+            env.state_label,
+            env.patient_status,
+        ) != (turn.progress_index, turn.state_label, turn.patient_status)
         observations = bullet_lines([*env.feedback, *env.events])
         if self.over:
             return render(
@@ -329,12 +330,3 @@ class Encounter:
             observations=observations,
             patient_lines=bullet_lines(turn.patient.speak, empty="(nothing)"),
         )
-
-    def _status_before(self, turn: TurnRecord) -> str:
-        turns = self.trajectory.turns
-        i = turn.index - 2
-        if i >= 0 and i < len(turns):
-            return turns[i].environment.patient_status or ""
-        from inspect_medsp.encounter.records import INITIAL_STATUS
-
-        return INITIAL_STATUS

@@ -65,6 +65,7 @@ class TurnRecord(BaseModel):
     index: int
     state_label: str
     progress_index: int
+    patient_status: str = INITIAL_STATUS
     clinician: ClinicianReply
     patient: PatientReply
     environment: EnvironmentReply
