@@ -17,7 +17,7 @@ def render(name: str, package: str = "inspect_medsp.encounter", **values: object
     """Fill the template ``prompts/<name>.md`` of ``package``.
 
     Raises:
-        KeyError: A placeholder in the template has no value.
+        KeyError: A `$name` in the template has no value given.
     """
     return _template(package, name).substitute({k: str(v) for k, v in values.items()}).strip()
 
