@@ -16,6 +16,8 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput
 
 from inspect_medsp import Trajectory, medsp_demo
+from inspect_medsp.encounter.records import TurnRecord
+from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.conftest import REPO
@@ -98,6 +100,45 @@ def test_states_move_only_on_eos_and_end_on_should_end(log_dir: str) -> None:
         log_dir,
     )
     traj = trajectory(log)
+
+    # the whole record, turn by turn
+    starts = [
+        (0, "initial_assessment", "not assessed"),
+        (0, "initial_assessment", "flushed"),
+        (1, "airway_and_shock", "BP 80/50, stridor"),
+        (2, "observation_and_discharge", "BP 110/70"),
+    ]
+    ends = [*starts[1:], (2, "observation_and_discharge", "stable")]
+    corrections = [
+        [
+            "controller moved the state to 1:airway_and_shock while eos was false; "
+            "kept 0:initial_assessment"
+        ],
+        [],
+        ["controller jumped from index 1 to 3; held to one step"],
+        [],
+    ]
+    expected = [
+        TurnRecord(
+            index=i + 1,
+            progress_index=start[0],
+            state_label=start[1],
+            patient_status=start[2],
+            clinician=ClinicianReply.model_validate(clin.replies[i]),
+            patient=PatientReply.model_validate(pat.replies[i]),
+            environment=EnvironmentReply.model_validate(
+                {
+                    **env.replies[i],
+                    "progress_index": end[0],
+                    "state_label": end[1],
+                    "patient_status": end[2],
+                }
+            ),
+            corrections=corrections[i],
+        )
+        for i, (start, end) in enumerate(zip(starts, ends, strict=True))
+    ]
+    assert traj.turns == expected
 
     assert [(t.progress_index, t.state_label) for t in traj.turns] == [
         (0, "initial_assessment"),
