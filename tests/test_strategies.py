@@ -23,6 +23,7 @@ from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.strategies.best_of_n import parse_choice
 from inspect_medsp.strategies.medagents import FALLBACK_SPECIALTIES, parse_specialties, parse_vote
@@ -85,7 +86,12 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / "data", tmp_path / "upstream"
 
 
-def tree_task(tree: tuple[Path, Path], settings: StrategySettings, max_turns: int = 3) -> Task:
+def tree_task(
+    tree: tuple[Path, Path],
+    settings: StrategySettings,
+    max_turns: int = 3,
+    protocol: Protocol = "turns",
+) -> Task:
     return medsp_task(
         name="MedSP-test",
         scenario_root=tree[0],
@@ -93,7 +99,7 @@ def tree_task(tree: tuple[Path, Path], settings: StrategySettings, max_turns: in
         subset=False,
         scenarios=None,
         max_turns=max_turns,
-        protocol="turns",
+        protocol=protocol,
         judge="mockllm/model",
         settings=settings,
     )
@@ -451,17 +457,7 @@ def test_strategies_never_show_private_material_to_the_clinician_model(
 
 def test_tools_protocol_refuses_a_strategy(tree: tuple[Path, Path]) -> None:
     def tools_task(strategy: Any) -> Task:
-        return medsp_task(
-            name="MedSP-test",
-            scenario_root=tree[0],
-            upstream_root=tree[1],
-            subset=False,
-            scenarios=None,
-            max_turns=3,
-            protocol="tools",
-            judge="mockllm/model",
-            settings=StrategySettings(strategy=strategy),
-        )
+        return tree_task(tree, StrategySettings(strategy=strategy), protocol="tools")
 
     for strategy in ("single", "bon", "medagents"):
         with pytest.raises(ValueError, match="protocol=turns only"):

@@ -107,16 +107,6 @@ class Encounter:
         """Whether the encounter has ended."""
         return self.trajectory.end != "running"
 
-    @property
-    def patient_history(self) -> AgentState:
-        """The patient agent's private conversation."""
-        return self._patient_state
-
-    @property
-    def environment_history(self) -> AgentState:
-        """The environment controller's private conversation."""
-        return self._environment_state
-
     async def step(self, clinician: RoleResult[ClinicianReply]) -> TurnRecord:
         """Play one turn after the clinician's reply and record it.
 
