@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput
@@ -522,3 +523,29 @@ def test_own_clinician_agent_takes_the_chair(tmp_path: Path, log_dir: str) -> No
     traj = trajectory(log)
     assert traj.protocol == "tools" and traj.end == "should_end"
     assert traj.action_log[0].raw == "aspirin 300 mg"
+
+
+def test_cache_makes_a_rerun_free(
+    tmp_path: Path, log_dir: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``cache=true`` a second run of the same encounter calls no model at all."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+
+    def scripts() -> tuple[Script, Script, Script, Script]:
+        return (
+            Script([clinician("Hello.", ["check vital signs"]), clinician("Done.", eos=True)]),
+            Script([patient("Okay.")]),
+            Script([environment(0, "initial_assessment"), environment(1, "next", end=True)]),
+            Script([{"PC": {"[1]": True}}]),
+        )
+
+    first = scripts()
+    log = run(medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model", cache=True), *first, log_dir)
+    second = scripts()
+    again = run(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model", cache=True), *second, log_dir
+    )
+    assert all(s.calls for s in first)
+    assert [len(s.calls) for s in second] == [0, 0, 0, 0]
+    assert log.samples is not None and again.samples is not None
+    assert again.samples[0].scores == log.samples[0].scores

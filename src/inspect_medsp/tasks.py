@@ -83,7 +83,7 @@ def medsp_task(
     return Task(
         dataset=build_dataset(records, name=name),
         solver=_solver(protocol, judge, max_turns, settings, cache),
-        scorer=medsp_rubric(judge=judge, config=settings.grader_config()),
+        scorer=medsp_rubric(judge=judge, config=settings.grader_config(), cache=cache),
         config=settings.clinician_config(),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
         fail_on_error=False,

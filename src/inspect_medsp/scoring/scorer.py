@@ -63,7 +63,11 @@ class GraderError(RuntimeError):
 
 
 async def judge_items(
-    rubric: Rubric, traj: Trajectory, judge: str, config: GenerateConfig | None = None
+    rubric: Rubric,
+    traj: Trajectory,
+    judge: str,
+    config: GenerateConfig | None = None,
+    cache: bool = False,
 ) -> tuple[list[Verdict], list[str], list[str]]:
     """Ask the grader for every item; ask once more for items it left out.
 
@@ -92,7 +96,7 @@ async def judge_items(
     ignored: list[str] = []
     reasoning: list[str] = []
     for ask in range(2):
-        result, _ = await generate_json(model, history, GRADER, config)
+        result, _ = await generate_json(model, history, GRADER, config, cache=cache)
         if result.degraded:
             raise GraderError(
                 f"grader reply was not usable JSON after {result.retries} retries: "
@@ -148,18 +152,21 @@ def checklist_text(verdicts: list[Verdict], items: list[RubricItem]) -> str:
 
 
 @scorer(metrics=[macro(), micro()])
-def medsp_rubric(judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None) -> Scorer:
+def medsp_rubric(
+    judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None, cache: bool = False
+) -> Scorer:
     """Judge the sample's Trajectory against its frozen rubric with the ``grader`` role.
 
     Args:
         judge: Model used when no ``grader`` role is given (``--model-role grader=...``).
         config: Generation settings for the grader.
+        cache: Inspect's response cache for the grader's calls (for re-runs).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
         traj = Trajectory(store=state.store)
-        verdicts, reasoning, ignored = await judge_items(record.rubric, traj, judge, config)
+        verdicts, reasoning, ignored = await judge_items(record.rubric, traj, judge, config, cache)
         counts = summarise(verdicts)
         value = {k: c["completed"] / c["total"] for k, c in counts.items()}
         n_unjudged = sum(not v.judged for v in verdicts)
