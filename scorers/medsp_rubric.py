@@ -15,12 +15,12 @@ from __future__ import annotations
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, scorer
 
-from inspect_medsp.scoring.metrics import macro, micro
+from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.scoring.scorer import DEFAULT_JUDGE
 from inspect_medsp.scoring.scorer import medsp_rubric as package_medsp_rubric
 
 
-@scorer(metrics=[macro(), micro()])
+@scorer(metrics=[medsp_summary()])
 def medsp_rubric(judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None) -> Scorer:
     """Judge each sample's recorded encounter against its frozen rubric (``grader`` role).
 

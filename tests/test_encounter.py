@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -288,7 +289,11 @@ def test_tools_protocol_fills_the_same_record(tmp_path: Path, log_dir: str) -> N
     assert traj.state_history == ["0:initial_assessment", "1:ecg_reviewed"]
     assert log.samples is not None
     score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
-    assert score.value == {"overall": 0.5, "PC": 1.0, "MK": 0.0, "ICS": 0.0}
+    assert score.value == {
+        **{"overall": 0.5, "PC": 1.0, "MK": 0.0, "ICS": 0.0},
+        **{"overall_completed": 2, "overall_total": 4, "PC_completed": 2, "PC_total": 2},
+        **{"MK_completed": 0, "MK_total": 1, "ICS_completed": 0, "ICS_total": 1},
+    }
     _assert_isolated(clin, pat, env, grader)
 
 
@@ -422,7 +427,7 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
         traj = trajectory(log, i)
         # roles not bound with --model-role fall back to the judge, and the log says so
         assert traj.role_models == dict.fromkeys(
-            ("clinician", "patient", "environment"), "mockllm/model"
+            ("clinician", "patient", "environment", "grader"), "mockllm/model"
         )
         assert {"patient", "environment", "grader"} <= set(sample.role_usage)
         assert traj.turn_count == 12 and traj.end == "turn_limit"
@@ -430,10 +435,17 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
         assert traj.health["environment"].degraded == 12
         spans = {e.name for e in sample.events if e.event == "span_begin"}
         assert "turn 1" in spans and "turn 12" in spans
-        # the grader cannot speak JSON either: a visible sample error, not a zero
-        assert (
-            sample.error is not None and "grader reply was not usable JSON" in sample.error.message
-        )
+        # the grader cannot speak JSON either: a visibly unscored sample, not a zero
+        assert sample.error is None and sample.scores is not None
+        score = sample.scores["medsp_rubric"]
+        assert score.reason == "grader_failed"
+        assert score.metadata is not None
+        assert "grader reply was not usable JSON" in score.metadata["unscored_why"]
+    assert log.results is not None and log.results.scores[0].unscored_samples == 3
+    # the end of the run names them (the console may wrap the line)
+    said = " ".join(re.sub(r"\S+\.py:\d+", "", proc.stderr + proc.stdout).split())
+    assert "MedSP: 3 sample(s) could not be scored and are not in the metrics" in said
+    assert "demo_bad_news/scenario1 [grader_failed]" in said
 
 
 def _free_port() -> int:

@@ -35,6 +35,7 @@ from inspect_medsp.data.rubrics import load_rubrics
 from inspect_medsp.report import ReportResult, write_report
 from inspect_medsp.report.cli import main
 from tests.conftest import DEMO
+from tests.support.metrics import metrics_of
 from tests.support.scripts import Script, clinician, environment, patient
 
 KEYWORDS = {
@@ -180,9 +181,9 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 def log_metrics(path: str) -> dict[str, float]:
-    log = read_eval_log(path, header_only=True)
-    assert log.results is not None
-    return {k: m.value for k, m in log.results.scores[0].metrics.items()}
+    """Every macro and micro figure of the log, computed from its samples and checked against
+    the summary the log itself carries."""
+    return metrics_of(read_eval_log(path))
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -286,7 +287,7 @@ def test_gaps_name_the_items_the_clinician_left_undone(
     assert specialties["Internal Medicine"] == 0.0  # no procedure fits breaking bad news
 
 
-def test_mixed_judges_and_errored_run_are_flagged(runs: dict[str, str], tmp_path: Path) -> None:
+def test_mixed_judges_and_unscored_run_are_flagged(runs: dict[str, str], tmp_path: Path) -> None:
     result = report(tmp_path, runs["a"], runs["b"], runs["b_judge"])
     analysis = result.analysis
     assert analysis is not None
@@ -298,9 +299,11 @@ def test_mixed_judges_and_errored_run_are_flagged(runs: dict[str, str], tmp_path
     assert "mockllm/clin-b (judge=mockllm/model)" in labels
     health = {h.run: h for h in analysis.health}
     bad = health[Path(runs["b_judge"]).name]
-    assert bad.errored == 1 and any("1 of 3 samples errored" in f for f in bad.flags)
+    # the grader's failure leaves that sample unscored (kept, named), not errored
+    assert bad.errored == 0 and bad.unscored == {"demo_bad_news/scenario1": "grader_failed"}
+    assert any("1 of 3 samples unscored: demo_bad_news/scenario1" in f for f in bad.flags)
     assert not health[Path(runs["a"]).name].flags
-    # the errored scenario is left out of the shared comparison
+    # the unscored scenario is left out of the shared comparison
     assert analysis.shared_ids == ["demo_anaphylaxis/scenario1", "demo_peds_asthma/scenario1"]
     md = (tmp_path / "out" / "report.md").read_text()
     assert "Mixed judges" in md and "unhealthy" in md

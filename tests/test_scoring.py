@@ -15,12 +15,13 @@ numbered 1..17 in competency order:
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
@@ -29,14 +30,15 @@ from inspect_ai._eval.score import resolve_scorers
 from inspect_ai._util.registry import registry_info
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Value
+from inspect_ai.scorer import SampleScore, Score, Scorer
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import Rubric, SampleRecord
-from inspect_medsp.scoring.metrics import macro, micro
+from inspect_medsp.scoring.metrics import KEYS, macro, micro, score_value
 from inspect_medsp.scoring.scorer import medsp_rubric
 from tests.conftest import DEMO, REPO
+from tests.support.metrics import compute, metrics_of, summary_of
 from tests.support.scripts import Script, clinician, environment, executed, patient
 
 JUDGE = "mockllm/model"
@@ -234,13 +236,18 @@ def score_of(sample: EvalSample) -> Score:
 
 
 def values_of(sample: EvalSample) -> dict[str, Fraction]:
-    """The sample's score value (overall and per competency) as fractions."""
+    """The sample's completion values (overall and per competency) as fractions; the item
+    counts the value also carries must agree with them."""
     value = score_of(sample).value
     assert isinstance(value, dict)
     out: dict[str, Fraction] = {}
     for key, number in value.items():
         assert isinstance(number, float | int)
-        out[key] = frac(number)
+        if key in KEYS:
+            out[key] = frac(number)
+    assert set(value) == {*out, *(f"{k}_completed" for k in out), *(f"{k}_total" for k in out)}
+    for key, fraction in out.items():
+        assert Fraction(value[f"{key}_completed"], value[f"{key}_total"]) == fraction
     return out
 
 
@@ -248,18 +255,6 @@ def meta_of(sample: EvalSample) -> dict[str, Any]:
     metadata = score_of(sample).metadata
     assert metadata is not None
     return metadata
-
-
-def compute(metric: Metric, scores: list[SampleScore]) -> dict[str, float]:
-    """Call a metric the way Inspect does, on sample scores."""
-    result = cast(Callable[[list[SampleScore]], Value], metric)(scores)
-    assert isinstance(result, dict)
-    return {key: float(value) for key, value in result.items()}
-
-
-def metrics_of(log: EvalLog) -> dict[str, float]:
-    assert log.results is not None
-    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
 
 
 def rescore(
@@ -449,7 +444,7 @@ def test_judge_key_matching_no_item_is_ignored_and_listed(run: Run) -> None:
     assert metadata["counts"]["overall"] == {"completed": 1, "total": 17}
 
 
-def test_judge_replying_garbage_errors_that_sample_only(tmp_path: Path) -> None:
+def test_judge_replying_garbage_leaves_that_sample_unscored_and_counted(tmp_path: Path) -> None:
     def grader_reply(messages: list[ChatMessage]) -> str | dict[str, Any]:
         case = case_of(messages)
         if case == "demo_bad_news":
@@ -462,10 +457,12 @@ def test_judge_replying_garbage_errors_that_sample_only(tmp_path: Path) -> None:
 
     assert log.status == "success"  # fail_on_error=False: the run completes
     bad = result.sample("demo_bad_news")
-    assert bad.error is not None
-    assert bad.error.message.startswith("GraderError(")
-    assert "grader reply was not usable JSON after 2 retries" in bad.error.message
-    assert bad.scores is None or "medsp_rubric" not in bad.scores
+    assert bad.error is None  # the encounter is kept; only its grading failed
+    score = score_of(bad)
+    assert isinstance(score.value, float) and math.isnan(score.value)  # Inspect's unscored
+    assert score.reason == "grader_failed"
+    assert "grader reply was not usable JSON after 2 retries" in meta_of(bad)["unscored_why"]
+    assert score.explanation is not None and score.explanation.startswith("Not scored")
     bad_calls = [c for c in grader.calls if case_of(c) == "demo_bad_news"]
     assert len(bad_calls) == 3  # the first ask and two retries
     assert len(bad_calls[-1]) == len(bad_calls[0]) + 4  # each retry sees the failed reply
@@ -474,9 +471,13 @@ def test_judge_replying_garbage_errors_that_sample_only(tmp_path: Path) -> None:
     assert good.error is None
     assert values_of(good)["overall"] == Fraction(7, 17)
     assert len([c for c in grader.calls if case_of(c) == "demo_anaphylaxis"]) == 1
+    assert log.results is not None
+    assert log.results.scores[0].scored_samples == 1
+    assert log.results.scores[0].unscored_samples == 1
     metrics = metrics_of(log)
     assert frac(metrics["macro"]) == Fraction(7, 17)  # over the scored sample only
     assert frac(metrics["micro"]) == Fraction(7, 17)
+    assert summary_of(log)["scenarios"] == 1  # the metrics say over how many
     assert "PBLI_macro" not in metrics  # only bad_news has PBLI, and it was not scored
 
 
@@ -486,7 +487,7 @@ def test_judge_replying_garbage_errors_that_sample_only(tmp_path: Path) -> None:
 def sample_score(sample_id: str, counts: dict[str, tuple[int, int]]) -> SampleScore:
     return SampleScore(
         score=Score(
-            value={k: c / t for k, (c, t) in counts.items()},
+            value=score_value(counts),
             metadata={"counts": {k: {"completed": c, "total": t} for k, (c, t) in counts.items()}},
         ),
         sample_id=sample_id,

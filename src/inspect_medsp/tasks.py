@@ -6,8 +6,9 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
+from inspect_ai.model import model_roles
 from inspect_ai.solver import Solver
 
 from inspect_medsp.data.dataset import build_dataset, load_records
@@ -18,6 +19,7 @@ from inspect_medsp.encounter.solver import (
     medsp_encounter,
     medsp_tools_encounter,
 )
+from inspect_medsp.scoring.epochs import medsp_epochs
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.strategies import Strategy, StrategySettings, strategy_policy
 
@@ -54,6 +56,21 @@ def _solver(
     )
 
 
+JUDGED_ROLES = ("patient", "environment", "grader")
+"""The roles the ``judge`` model plays unless ``--model-role`` binds them."""
+
+
+def judged_roles(judge: str) -> dict[str, str]:
+    """A chosen ``judge`` (``-T judge=...``) for every judged role the eval has not bound, so
+    the log records which model played each role and a re-score (``inspect score``) uses the
+    same grader. The default judge is left unbound: it is the scorer's own default, and
+    binding it would make the task need its provider just to be built."""
+    if judge == DEFAULT_JUDGE:
+        return {}
+    bound = model_roles()
+    return {role: judge for role in JUDGED_ROLES if role not in bound}
+
+
 def medsp_task(
     *,
     name: str,
@@ -85,6 +102,8 @@ def medsp_task(
         solver=_solver(protocol, judge, max_turns, settings, cache),
         scorer=medsp_rubric(judge=judge, config=settings.grader_config(), cache=cache),
         config=settings.clinician_config(),
+        model_roles=judged_roles(judge),
+        epochs=Epochs(1, medsp_epochs()),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
         fail_on_error=False,
         headline_metric=HeadlineMetric(scorer="medsp_rubric", metric="macro"),

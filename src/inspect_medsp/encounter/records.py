@@ -23,7 +23,11 @@ INITIAL_STATUS = "not assessed"
 EntryKind = Literal[
     "clinician_speech", "clinician_action", "patient", "environment_feedback", "system_event"
 ]
-EndReason = Literal["should_end", "turn_limit", "agent_stopped", "running"]
+EndReason = Literal[
+    "should_end", "turn_limit", "agent_stopped", "running", "limit", "error", "cancelled"
+]
+COMPLETE_ENDS: tuple[EndReason, ...] = ("should_end", "turn_limit", "agent_stopped")
+"""Ends the protocol allows; an encounter that ended otherwise cannot be scored."""
 
 
 class ReplyHealth(BaseModel):

@@ -76,6 +76,7 @@ def start_encounter(
         "clinician": str(get_model()),
         "patient": str(patient_model),
         "environment": str(environment_model),
+        "grader": str(role_model("grader", judge)),
     }
     traj = Trajectory(store=state.store)
     traj.protocol = protocol

@@ -13,7 +13,9 @@ from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.report.models import ROLES, Problem, RoleHealth, RunLog, SampleResult
 from inspect_medsp.scoring.metrics import (
     KEYS,
+    Row,
     bootstrap_ci,
+    case_of,
     completion_summary,
 )
 from inspect_medsp.scoring.verdicts import normalise
@@ -38,6 +40,8 @@ class RunHealth(BaseModel):
     samples: int
     scored: int
     errored: int
+    unscored: dict[str, str] = Field(default_factory=dict)
+    """Samples Inspect counts as unscored, with the reason."""
     items: int
     unjudged: int
     roles: dict[str, RoleHealth]
@@ -68,6 +72,8 @@ class GroupSummary(BaseModel):
     source: MetricsSource
     samples: list[SampleResult]
     duplicates: list[str] = Field(default_factory=list)
+    disagreement: str = ""
+    """Why the log's own metrics were not used, when they disagree with its samples."""
     flagged: bool = False
     below_overall: list[str] = Field(default_factory=list)
     shared: dict[str, float] = Field(default_factory=dict)
@@ -194,13 +200,18 @@ def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
                 duplicates.add(sample.id)
             chosen[(sample.id, sample.epoch)] = sample
     samples = sorted(chosen.values(), key=lambda s: (s.id, s.epoch))
-    metrics: dict[str, float]
-    source: MetricsSource
+    metrics = pooled_metrics(samples)
+    source: MetricsSource = "pooled" if len(runs) > 1 else "samples"
+    disagreement = ""
     if len(runs) == 1 and runs[0].metrics is not None:
-        metrics, source = dict(runs[0].metrics), "log"
-    else:
-        metrics = pooled_metrics(samples)
-        source = "pooled" if len(runs) > 1 else "samples"
+        source = "log"
+        logged = runs[0].metrics.get("macro")
+        if logged is not None and abs(logged - metrics.get("macro", float("nan"))) > 1e-9:
+            disagreement = (
+                f"the log's own macro ({logged:.4f}) differs from its samples' "
+                f"({metrics.get('macro', float('nan')):.4f}); the samples' is reported (logs "
+                "written before epochs were reduced in the score value kept epoch 1 only)"
+            )
     return GroupSummary(
         key=key,
         label=label,
@@ -213,17 +224,32 @@ def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
         source=source,
         samples=samples,
         duplicates=sorted(duplicates),
+        disagreement=disagreement,
     )
 
 
+def scenario_rows(samples: Sequence[SampleResult]) -> dict[str, list[Row]]:
+    """One row per scored scenario and key: its counts averaged over its scored epochs (as
+    the task's epoch reducer does), tagged with its case for the bootstrap."""
+    epochs: dict[str, list[SampleResult]] = defaultdict(list)
+    for s in samples:
+        if s.scored:
+            epochs[s.id].append(s)
+    rows: dict[str, list[Row]] = {key: [] for key in KEYS}
+    for sid, scored in sorted(epochs.items()):
+        for key in KEYS:
+            counts = [s.counts[key] for s in scored if key in s.counts]
+            if counts:
+                completed = sum(c for c, _ in counts) / len(counts)
+                total = sum(t for _, t in counts) / len(counts)
+                rows[key].append(Row(completed, total, scored[0].case_id or case_of(sid)))
+    return rows
+
+
 def pooled_metrics(samples: Sequence[SampleResult]) -> dict[str, float]:
-    """The scorer's macro and micro (with its bootstrap CIs) over samples of several logs."""
-    rows = {key: [s.counts[key] for s in samples if s.scored and key in s.counts] for key in KEYS}
+    """The scorer's macro and micro with their intervals, overall and per competency."""
+    rows = scenario_rows(samples)
     return {**completion_summary(rows, "macro"), **completion_summary(rows, "micro")}
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
 
 
 def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, float]:
@@ -240,7 +266,8 @@ def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, fl
         name = "macro" if key == "overall" else f"{key}_macro"
         out[name] = sum(values) / len(values)
         if key == "overall":
-            out["macro_ci_low"], out["macro_ci_high"] = bootstrap_ci(values, _mean)
+            cases = [case_of(sid) for sid, _ in sorted(per_id.items())]
+            out["macro_ci_low"], out["macro_ci_high"] = bootstrap_ci(values, cases)
     return out
 
 
@@ -262,6 +289,7 @@ def run_health(run: RunLog, group: str) -> RunHealth:
         samples=n,
         scored=len(scored),
         errored=sum(s.error is not None for s in run.samples),
+        unscored={s.id: s.unscored for s in run.samples if s.unscored},
         items=sum(len(s.items) for s in scored),
         unjudged=sum(s.unjudged for s in scored),
         roles=roles,
@@ -273,6 +301,9 @@ def run_health(run: RunLog, group: str) -> RunHealth:
         health.flags.append(f"run status is {run.status}")
     if health.errored:
         health.flags.append(f"{health.errored} of {n} samples errored")
+    if health.unscored:
+        shown = ", ".join(f"{i} ({why})" for i, why in sorted(health.unscored.items()))
+        health.flags.append(f"{len(health.unscored)} of {n} samples unscored: {shown}")
     for role in ROLES:
         share = health.degraded_share(role)
         if share is not None and share > DEGRADED_LIMIT:
@@ -389,6 +420,8 @@ def _warnings(
                 f"{g.label}: the log has no metrics (status not success); its numbers are "
                 "computed from the per-sample rubric counts with the scorer's own formulas."
             )
+        if g.disagreement:
+            notes.append(f"{g.label}: {g.disagreement}.")
         if g.duplicates:
             notes.append(
                 f"{g.label}: {len(g.duplicates)} scenarios appear in more than one log; the "

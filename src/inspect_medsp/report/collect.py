@@ -22,6 +22,7 @@ from inspect_medsp.report.models import (
     RunLog,
     SampleResult,
 )
+from inspect_medsp.scoring.metrics import KEYS, value_rows
 
 SCORER = "medsp_rubric"
 """The name of the MedSP score in ``sample.scores`` and ``log.results.scores``."""
@@ -152,12 +153,18 @@ def read_sample(sample: EvalSample) -> SampleResult:
         tokens=_tokens(sample),
     )
     score = (sample.scores or {}).get(SCORER)
-    if score is None or not isinstance(score.value, Mapping):
+    if score is None:
         return result
     meta: dict[str, Any] = score.metadata or {}
+    if not isinstance(score.value, Mapping):
+        result.unscored = str(score.reason or meta.get("unscored") or "unscored")
+        return result
     result.scored = True
-    result.values = {str(k): float(v) for k, v in score.value.items() if isinstance(v, int | float)}
-    result.counts = {
+    rows = value_rows(score.value)
+    result.values = {
+        k: float(v) for k, v in score.value.items() if k in KEYS and isinstance(v, int | float)
+    }
+    result.counts = {k: (round(r.completed), round(r.total)) for k, r in rows.items()} or {
         str(k): (int(c["completed"]), int(c["total"]))
         for k, c in (meta.get("counts") or {}).items()
     }

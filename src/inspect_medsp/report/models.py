@@ -53,6 +53,8 @@ class SampleResult(BaseModel):
     specialty: str | None = None
     error: str | None = None
     scored: bool = False
+    unscored: str | None = None
+    """Why the scorer could not score this sample (Inspect's unscored score), if so."""
     values: dict[str, float] = Field(default_factory=dict)
     """``overall`` and each competency the scenario's rubric has."""
     counts: dict[str, tuple[int, int]] = Field(default_factory=dict)

@@ -1,65 +1,157 @@
-"""MedSP metrics: macro (the paper's headline) and micro completion, with bootstrap CIs.
+"""MedSP metrics: macro (the paper's headline) and micro completion, with bootstrap intervals.
 
-Each metric returns a mapping, which Inspect shows as one entry per key: ``macro``,
-``macro_ci_low``, ``macro_ci_high`` and ``<COMP>_macro...`` for each competency present
-(likewise ``micro``).
+Everything a metric needs is in the score *value*, which Inspect's epoch reducers reduce:
+``overall`` and each competency's completion, and ``<key>_completed`` / ``<key>_total`` item
+counts (see :func:`score_value`). With several epochs the value of a scenario is its mean over
+epochs, so macro is the mean over scenarios of each scenario's mean over epochs, and micro is
+all completed items over all items summed over epochs.
+
+Intervals are 95% percentile intervals of a seeded cluster bootstrap: whole *cases* are
+resampled (several scenarios of one MedEdPORTAL case are not independent), and the statistic
+is recomputed on each resample, vectorised with numpy.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+import math
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
+import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_medsp.data.models import COMPETENCIES
-
-T = TypeVar("T")
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 1638
 KEYS: tuple[str, ...] = ("overall", *COMPETENCIES)
 
-
-def _counts(score: SampleScore, key: str) -> tuple[int, int] | None:
-    counts = (score.score.metadata or {}).get("counts", {}).get(key)
-    if not counts:
-        return None
-    return int(counts["completed"]), int(counts["total"])
+EPOCHS_KEY = "epochs"
+EPOCH_SD_KEY = "epoch_sd"
+FLIPPED_KEY = "flipped_items"
+"""Value keys the MedSP epoch reducer adds when a scenario was scored in several epochs."""
 
 
-def macro_value(rows: Sequence[tuple[int, int]]) -> float:
+class Row(NamedTuple):
+    """One scenario's completed and total items for one key (means over epochs)."""
+
+    completed: float
+    total: float
+    case: str = ""
+
+
+def completed_key(key: str) -> str:
+    """The value key holding ``key``'s completed item count."""
+    return f"{key}_completed"
+
+
+def total_key(key: str) -> str:
+    """The value key holding ``key``'s item count."""
+    return f"{key}_total"
+
+
+def score_value(counts: Mapping[str, tuple[int, int]]) -> dict[str, float]:
+    """A scenario's score value: completion and counts for ``overall`` and each competency.
+
+    Args:
+        counts: ``(completed, total)`` for ``overall`` and each competency the rubric has.
+    """
+    value: dict[str, float] = {}
+    for key in KEYS:
+        if key in counts:
+            completed, total = counts[key]
+            value[key] = completed / total
+            value[completed_key(key)] = completed
+            value[total_key(key)] = total
+    return value
+
+
+def value_rows(value: Mapping[str, object], case: str = "") -> dict[str, Row]:
+    """The per-key rows a score value carries (keys without counts are left out)."""
+    rows: dict[str, Row] = {}
+    for key in KEYS:
+        completed, total = value.get(completed_key(key)), value.get(total_key(key))
+        if isinstance(completed, int | float) and isinstance(total, int | float) and total > 0:
+            rows[key] = Row(float(completed), float(total), case)
+    return rows
+
+
+def case_of(sample_id: str | int | None) -> str:
+    """The case a sample id ``<case_id>/<scenarioN>`` belongs to."""
+    return str(sample_id).split("/")[0]
+
+
+def rows_by_key(scores: Sequence[SampleScore]) -> dict[str, list[Row]]:
+    """Rows of every scored sample, under ``overall`` and each competency it has."""
+    out: dict[str, list[Row]] = {key: [] for key in KEYS}
+    for s in scores:
+        value = s.score.value
+        if not isinstance(value, Mapping):
+            continue
+        for key, row in value_rows(value, case_of(s.sample_id)).items():
+            out[key].append(row)
+    return out
+
+
+def macro_value(rows: Sequence[Row]) -> float:
     """Mean of per-scenario completion."""
-    return sum(c / t for c, t in rows) / len(rows)
+    return sum(r.completed / r.total for r in rows) / len(rows)
 
 
-def micro_value(rows: Sequence[tuple[int, int]]) -> float:
+def micro_value(rows: Sequence[Row]) -> float:
     """All completed items over all items."""
-    return sum(c for c, _ in rows) / sum(t for _, t in rows)
+    return sum(r.completed for r in rows) / sum(r.total for r in rows)
 
 
-def bootstrap_ci(
-    rows: Sequence[T],
-    statistic: Callable[[Sequence[T]], float],
+def cluster_bootstrap(
+    numerators: Sequence[float],
+    denominators: Sequence[float],
+    clusters: Sequence[str],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[float, float]:
-    """95% percentile interval of ``statistic`` over scenarios resampled with replacement."""
-    rng = random.Random(seed)
-    n = len(rows)
-    values = sorted(statistic([rows[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
-    return values[int(0.025 * (resamples - 1))], values[round(0.975 * (resamples - 1))]
+    """95% percentile interval of ``sum(numerators) / sum(denominators)``, resampling clusters.
+
+    Each resample draws as many clusters as there are, with replacement, and takes every row
+    of a drawn cluster. Macro completion is the case ``numerators = completion``,
+    ``denominators = 1``; micro is ``completed`` over ``total``.
+    """
+    names, index = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    n_clusters = len(names)
+    num = np.bincount(index, weights=np.asarray(numerators, dtype=float), minlength=n_clusters)
+    den = np.bincount(index, weights=np.asarray(denominators, dtype=float), minlength=n_clusters)
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n_clusters, size=(resamples, n_clusters))
+    flat = (draws + np.arange(resamples)[:, None] * n_clusters).ravel()
+    weights = np.bincount(flat, minlength=resamples * n_clusters).reshape(resamples, n_clusters)
+    statistics = (weights @ num) / (weights @ den)
+    low, high = np.percentile(statistics, [2.5, 97.5])
+    return float(low), float(high)
 
 
-def completion_summary(
-    rows_by_key: Mapping[str, Sequence[tuple[int, int]]], kind: str
-) -> dict[str, float]:
+def bootstrap_ci(
+    values: Sequence[float], clusters: Sequence[str] | None = None
+) -> tuple[float, float]:
+    """95% interval of the mean of ``values`` (one per scenario), resampling ``clusters``
+    (default: each value its own cluster)."""
+    groups = list(clusters) if clusters is not None else [str(i) for i in range(len(values))]
+    return cluster_bootstrap(values, [1.0] * len(values), groups)
+
+
+def interval(rows: Sequence[Row], kind: str) -> tuple[float, float]:
+    """The bootstrap interval of ``macro`` or ``micro`` over ``rows``, resampling cases."""
+    clusters = [r.case or str(i) for i, r in enumerate(rows)]
+    if kind == "macro":
+        return cluster_bootstrap([r.completed / r.total for r in rows], [1.0] * len(rows), clusters)
+    return cluster_bootstrap([r.completed for r in rows], [r.total for r in rows], clusters)
+
+
+def completion_summary(rows_by_key: Mapping[str, Sequence[Row]], kind: str) -> dict[str, float]:
     """``macro`` or ``micro`` with its interval, overall and per competency.
 
     Args:
-        rows_by_key: ``(completed, total)`` per scenario, under ``overall`` and each
-            competency (a scenario appears under a competency only if its rubric has it).
+        rows_by_key: One row per scenario, under ``overall`` and each competency (a scenario
+            appears under a competency only if its rubric has it).
         kind: ``macro`` or ``micro``.
     """
     fn = macro_value if kind == "macro" else micro_value
@@ -69,34 +161,84 @@ def completion_summary(
         if not rows:
             continue
         name = kind if key == "overall" else f"{key}_{kind}"
-        low, high = bootstrap_ci(rows, fn)
+        low, high = interval(rows, kind)
         out[name] = fn(rows)
         out[f"{name}_ci_low"] = low
         out[f"{name}_ci_high"] = high
     return out
 
 
-def _summary(scores: list[SampleScore], kind: str) -> dict[str, float]:
-    rows = {key: [c for s in scores if (c := _counts(s, key)) is not None] for key in KEYS}
-    return completion_summary(rows, kind)
+def stability(values: Sequence[Mapping[str, object]]) -> dict[str, float]:
+    """How stable scenarios are across epochs (only scenarios scored in two or more).
+
+    Returns:
+        ``epoch_sd``: the mean over scenarios of the standard deviation of overall completion
+        across a scenario's epochs; ``verdict_flip_rate``: the share of item verdicts that are
+        not the same in every epoch. Empty when no scenario has two scored epochs.
+    """
+    repeated = [v for v in values if _number(v.get(EPOCHS_KEY)) >= 2]
+    if not repeated:
+        return {}
+    flipped = sum(_number(v.get(FLIPPED_KEY)) for v in repeated)
+    items = sum(_number(v.get(total_key("overall"))) for v in repeated)
+    return {
+        EPOCH_SD_KEY: sum(_number(v.get(EPOCH_SD_KEY)) for v in repeated) / len(repeated),
+        "verdict_flip_rate": flipped / items if items else 0.0,
+    }
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) and math.isfinite(value) else 0.0
+
+
+def _values(scores: Sequence[SampleScore]) -> list[Mapping[str, object]]:
+    return [s.score.value for s in scores if isinstance(s.score.value, Mapping)]
+
+
+@metric
+def medsp_summary() -> Metric:
+    """The run's summary, short enough for a terminal: ``macro`` with its 95% interval,
+    ``micro``, each competency's macro (``PC`` ... ``PROF``), the number of ``scenarios``
+    scored and, with several epochs, their stability (``epoch_sd``, ``verdict_flip_rate``).
+
+    Per-competency micro and every interval are in :func:`macro`, :func:`micro` and the
+    report (``medsp-report``)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        rows = rows_by_key(scores)
+        overall = rows["overall"]
+        if not overall:
+            return {"scenarios": 0.0}
+        low, high = interval(overall, "macro")
+        out = {
+            "macro": macro_value(overall),
+            "macro_ci_low": low,
+            "macro_ci_high": high,
+            "micro": micro_value(overall),
+        }
+        out |= {key: macro_value(rows[key]) for key in COMPETENCIES if rows[key]}
+        out["scenarios"] = float(len(overall))
+        return out | stability(_values(scores))
+
+    return compute
 
 
 @metric
 def macro() -> Metric:
-    """Mean per-scenario completion (the paper's headline), overall and per competency; a
-    competency is averaged only over scenarios whose rubric has it."""
+    """Mean per-scenario completion (the paper's headline), overall and per competency, with
+    intervals; a competency is averaged only over scenarios whose rubric has it."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return _summary(scores, "macro")
+        return completion_summary(rows_by_key(scores), "macro")
 
     return compute
 
 
 @metric
 def micro() -> Metric:
-    """All completed items over all items, overall and per competency."""
+    """All completed items over all items, overall and per competency, with intervals."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return _summary(scores, "micro")
+        return completion_summary(rows_by_key(scores), "micro")
 
     return compute

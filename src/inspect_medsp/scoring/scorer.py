@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
 from inspect_medsp.encounter.prompts import render
-from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.records import COMPLETE_ENDS, Trajectory
 from inspect_medsp.encounter.roles import Contract, generate_json
-from inspect_medsp.scoring.metrics import macro, micro
+from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from inspect_medsp.scoring.render import render_checklist, render_record
 from inspect_medsp.scoring.verdicts import Verdict, match_reply, unjudged
 
@@ -59,7 +59,20 @@ GRADER: Contract[GraderReply] = Contract(
 
 
 class GraderError(RuntimeError):
-    """The evaluator never replied with usable JSON: the sample's score is an error."""
+    """The evaluator never replied with usable JSON; ``partial`` holds the verdicts it did give.
+
+    Args:
+        message: What went wrong.
+        partial: Verdicts matched before the failure (from an earlier ask).
+        reasoning: The grader's reasoning from those asks.
+    """
+
+    def __init__(
+        self, message: str, partial: list[Verdict] | None = None, reasoning: list[str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.partial = partial or []
+        self.reasoning = reasoning or []
 
 
 async def judge_items(
@@ -100,7 +113,9 @@ async def judge_items(
         if result.degraded:
             raise GraderError(
                 f"grader reply was not usable JSON after {result.retries} retries: "
-                + "; ".join(result.errors)
+                + "; ".join(result.errors),
+                partial=[found[i.number] for i in items if i.number in found],
+                reasoning=reasoning,
             )
         matching = match_reply(result.reply.model_dump(), items)
         for number, verdict in matching.verdicts.items():
@@ -151,14 +166,19 @@ def checklist_text(verdicts: list[Verdict], items: list[RubricItem]) -> str:
     return "\n".join(lines).strip()
 
 
-@scorer(metrics=[macro(), micro()])
+@scorer(metrics=[medsp_summary()])
 def medsp_rubric(
     judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None, cache: bool = False
 ) -> Scorer:
     """Judge the sample's Trajectory against its frozen rubric with the ``grader`` role.
 
+    A sample that cannot be scored (the encounter was cut short, or the grader failed) gets
+    Inspect's unscored score, with the reason and any partial verdicts in its metadata; it
+    is counted as unscored and left out of the metrics, never averaged in as 0.
+
     Args:
-        judge: Model used when no ``grader`` role is given (``--model-role grader=...``).
+        judge: Model used when no ``grader`` role is given (``--model-role grader=...``) and
+            the encounter recorded no grader (it records the one in force when it ran).
         config: Generation settings for the grader.
         cache: Inspect's response cache for the grader's calls (for re-runs).
     """
@@ -166,24 +186,47 @@ def medsp_rubric(
     async def score(state: TaskState, target: Target) -> Score:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
         traj = Trajectory(store=state.store)
-        verdicts, reasoning, ignored = await judge_items(record.rubric, traj, judge, config, cache)
+        chosen = traj.role_models.get("grader") or judge
+        grader = str(get_model(role="grader", default=chosen))
+        about = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
+        if traj.end not in COMPLETE_ENDS:
+            return unscored(
+                "encounter_incomplete",
+                f"the encounter did not finish ({traj.end}: "
+                f"{traj.end_reason or 'no end recorded'}); re-run this sample",
+                about,
+            )
+        try:
+            verdicts, reasoning, ignored = await judge_items(
+                record.rubric, traj, chosen, config, cache
+            )
+        except GraderError as err:
+            partial = {"items": [v.model_dump() for v in err.partial], "reasoning": err.reasoning}
+            return unscored("grader_failed", str(err), about | partial)
+        except Exception as err:
+            return unscored("grader_failed", f"{type(err).__name__}: {err}", about)
         counts = summarise(verdicts)
-        value = {k: c["completed"] / c["total"] for k, c in counts.items()}
-        n_unjudged = sum(not v.judged for v in verdicts)
         return Score(
-            value=value,
+            value=score_value({k: (c["completed"], c["total"]) for k, c in counts.items()}),
             answer=f"{counts['overall']['completed']}/{counts['overall']['total']} items",
             explanation=checklist_text(verdicts, record.rubric.items()),
             metadata={
                 "items": [v.model_dump() for v in verdicts],
                 "counts": counts,
-                "unjudged": n_unjudged,
+                "unjudged": sum(not v.judged for v in verdicts),
                 "ignored_keys": ignored,
                 "reasoning": reasoning,
-                "grader": str(get_model(role="grader", default=judge)),
-                "end": traj.end,
-                "turns": traj.turn_count,
+                **about,
             },
         )
 
     return score
+
+
+def unscored(reason: str, why: str, metadata: dict[str, Any]) -> Score:
+    """Inspect's unscored score for a sample, with ``why`` shown and kept in the metadata."""
+    return Score.unscored(
+        reason=reason,
+        explanation=f"Not scored ({reason}): {why}",
+        metadata={**metadata, "unscored": reason, "unscored_why": why},
+    )
