@@ -40,6 +40,41 @@ class Row(NamedTuple):
     case: str = ""
 
 
+class Columns:
+    """The rows of one key as arrays: completed and total items, and each row's case."""
+
+    def __init__(self, completed: list[float], total: list[float], cases: list[str]) -> None:
+        self.completed = np.asarray(completed, dtype=float)
+        self.total = np.asarray(total, dtype=float)
+        self.cases = cases
+
+    @classmethod
+    def of(cls, rows: Sequence[Row]) -> Columns:
+        """Columns from rows; a row without a case is its own cluster."""
+        return cls(
+            [r.completed for r in rows],
+            [r.total for r in rows],
+            [r.case or f"#{i}" for i, r in enumerate(rows)],
+        )
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+    def macro(self) -> float:
+        """Mean of per-scenario completion."""
+        return float(np.mean(self.completed / self.total))
+
+    def micro(self) -> float:
+        """All completed items over all items."""
+        return float(self.completed.sum() / self.total.sum())
+
+    def interval(self, kind: str) -> tuple[float, float]:
+        """The bootstrap interval of ``macro`` or ``micro``, resampling cases."""
+        if kind == "macro":
+            return cluster_bootstrap(self.completed / self.total, np.ones(len(self)), self.cases)
+        return cluster_bootstrap(self.completed, self.total, self.cases)
+
+
 def completed_key(key: str) -> str:
     """The value key holding ``key``'s completed item count."""
     return f"{key}_completed"
@@ -81,31 +116,27 @@ def case_of(sample_id: str | int | None) -> str:
     return str(sample_id).split("/")[0]
 
 
-def rows_by_key(scores: Sequence[SampleScore]) -> dict[str, list[Row]]:
-    """Rows of every scored sample, under ``overall`` and each competency it has."""
-    out: dict[str, list[Row]] = {key: [] for key in KEYS}
+def columns_by_key(scores: Sequence[SampleScore]) -> dict[str, Columns]:
+    """Every scored sample's counts, under ``overall`` and each competency it has."""
+    found: dict[str, tuple[list[float], list[float], list[str]]] = {k: ([], [], []) for k in KEYS}
     for s in scores:
         value = s.score.value
         if not isinstance(value, Mapping):
             continue
-        for key, row in value_rows(value, case_of(s.sample_id)).items():
-            out[key].append(row)
-    return out
-
-
-def macro_value(rows: Sequence[Row]) -> float:
-    """Mean of per-scenario completion."""
-    return sum(r.completed / r.total for r in rows) / len(rows)
-
-
-def micro_value(rows: Sequence[Row]) -> float:
-    """All completed items over all items."""
-    return sum(r.completed for r in rows) / sum(r.total for r in rows)
+        case = case_of(s.sample_id)
+        for key in KEYS:
+            completed, total = value.get(completed_key(key)), value.get(total_key(key))
+            if isinstance(completed, int | float) and isinstance(total, int | float) and total:
+                column = found[key]
+                column[0].append(float(completed))
+                column[1].append(float(total))
+                column[2].append(case)
+    return {key: Columns(*column) for key, column in found.items()}
 
 
 def cluster_bootstrap(
-    numerators: Sequence[float],
-    denominators: Sequence[float],
+    numerators: Sequence[float] | np.ndarray,
+    denominators: Sequence[float] | np.ndarray,
     clusters: Sequence[str],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
@@ -116,15 +147,12 @@ def cluster_bootstrap(
     of a drawn cluster. Macro completion is the case ``numerators = completion``,
     ``denominators = 1``; micro is ``completed`` over ``total``.
     """
-    names, index = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    names, index = np.unique(np.asarray(clusters, dtype=str), return_inverse=True)
     n_clusters = len(names)
     num = np.bincount(index, weights=np.asarray(numerators, dtype=float), minlength=n_clusters)
     den = np.bincount(index, weights=np.asarray(denominators, dtype=float), minlength=n_clusters)
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, n_clusters, size=(resamples, n_clusters))
-    flat = (draws + np.arange(resamples)[:, None] * n_clusters).ravel()
-    weights = np.bincount(flat, minlength=resamples * n_clusters).reshape(resamples, n_clusters)
-    statistics = (weights @ num) / (weights @ den)
+    draws = np.random.default_rng(seed).integers(0, n_clusters, size=(resamples, n_clusters))
+    statistics = np.take(num, draws).sum(axis=1) / np.take(den, draws).sum(axis=1)
     low, high = np.percentile(statistics, [2.5, 97.5])
     return float(low), float(high)
 
@@ -138,15 +166,9 @@ def bootstrap_ci(
     return cluster_bootstrap(values, [1.0] * len(values), groups)
 
 
-def interval(rows: Sequence[Row], kind: str) -> tuple[float, float]:
-    """The bootstrap interval of ``macro`` or ``micro`` over ``rows``, resampling cases."""
-    clusters = [r.case or str(i) for i, r in enumerate(rows)]
-    if kind == "macro":
-        return cluster_bootstrap([r.completed / r.total for r in rows], [1.0] * len(rows), clusters)
-    return cluster_bootstrap([r.completed for r in rows], [r.total for r in rows], clusters)
-
-
-def completion_summary(rows_by_key: Mapping[str, Sequence[Row]], kind: str) -> dict[str, float]:
+def completion_summary(
+    rows_by_key: Mapping[str, Sequence[Row] | Columns], kind: str
+) -> dict[str, float]:
     """``macro`` or ``micro`` with its interval, overall and per competency.
 
     Args:
@@ -154,15 +176,15 @@ def completion_summary(rows_by_key: Mapping[str, Sequence[Row]], kind: str) -> d
             appears under a competency only if its rubric has it).
         kind: ``macro`` or ``micro``.
     """
-    fn = macro_value if kind == "macro" else micro_value
     out: dict[str, float] = {}
     for key in KEYS:
         rows = rows_by_key.get(key)
-        if not rows:
+        if rows is None or not len(rows):
             continue
+        columns = rows if isinstance(rows, Columns) else Columns.of(rows)
         name = kind if key == "overall" else f"{key}_{kind}"
-        low, high = interval(rows, kind)
-        out[name] = fn(rows)
+        low, high = columns.interval(kind)
+        out[name] = columns.macro() if kind == "macro" else columns.micro()
         out[f"{name}_ci_low"] = low
         out[f"{name}_ci_high"] = high
     return out
@@ -205,18 +227,18 @@ def medsp_summary() -> Metric:
     report (``medsp-report``)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rows = rows_by_key(scores)
-        overall = rows["overall"]
-        if not overall:
+        columns = columns_by_key(scores)
+        overall = columns["overall"]
+        if not len(overall):
             return {"scenarios": 0.0}
-        low, high = interval(overall, "macro")
+        low, high = overall.interval("macro")
         out = {
-            "macro": macro_value(overall),
+            "macro": overall.macro(),
             "macro_ci_low": low,
             "macro_ci_high": high,
-            "micro": micro_value(overall),
+            "micro": overall.micro(),
         }
-        out |= {key: macro_value(rows[key]) for key in COMPETENCIES if rows[key]}
+        out |= {key: columns[key].macro() for key in COMPETENCIES if len(columns[key])}
         out["scenarios"] = float(len(overall))
         return out | stability(_values(scores))
 
@@ -229,7 +251,7 @@ def macro() -> Metric:
     intervals; a competency is averaged only over scenarios whose rubric has it."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return completion_summary(rows_by_key(scores), "macro")
+        return completion_summary(columns_by_key(scores), "macro")
 
     return compute
 
@@ -239,6 +261,6 @@ def micro() -> Metric:
     """All completed items over all items, overall and per competency, with intervals."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return completion_summary(rows_by_key(scores), "micro")
+        return completion_summary(columns_by_key(scores), "micro")
 
     return compute
