@@ -3,19 +3,44 @@
 Published rubric items are used where they show the hazard: 184 of them start with their own
 list numbering (``"1. Greet the patient ..."``) and some with ``#7`` or ``Item 9:`` labels
 that are not the item's number in the checklist. The rest use a small synthetic rubric.
+The last part goes through the scorer with scripted ``mockllm`` roles on the demo scenarios,
+reusing the helpers and hand-computed numbers of ``test_scoring``.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
 import pytest
+from inspect_ai.model import ChatMessage
 
 from inspect_medsp.data.models import Rubric, RubricItem
 from inspect_medsp.data.rubrics import load_rubrics
 from inspect_medsp.scoring.verdicts import ItemIndex, Tally, Verdict, core
 from tests.conftest import UPSTREAM
+from tests.support.scripts import Script
+from tests.test_scoring import (
+    ALL_ITEMS,
+    ANAPHYLAXIS,
+    CASES,
+    MET_A,
+    METRICS_A,
+    RUBRICS,
+    VALUES_A,
+    Run,
+    case_of,
+    frac,
+    items_of,
+    meta_of,
+    metrics_of,
+    rescore,
+    run_demo,
+    score_of,
+    values_of,
+    verdicts,
+)
 
 # items 1-3 PC, 4-5 MK, 6-8 SBP, 9 ICS, 10 PBLI, 11 PROF
 SYNTHETIC = Rubric(
@@ -150,6 +175,34 @@ def test_published_labels_like_hash_7_never_move_a_verdict(published: dict[str, 
         "ICS: #7 Learner asks how confident the patient feels (item 7 is under PC)",
         "ICS: [12] Learner asked open ended questions (number 12, but the text names item 16)",
     ]
+
+
+def test_hash_or_bare_number_that_is_also_a_published_label_needs_the_bracket(
+    published: dict[str, Rubric],
+) -> None:
+    labelled = published_items(published, LABELLED)
+    numbered = published_items(published, NUMBERED)
+    # LABELLED: item 4 is PC "#5 Learner asks if the patient had ever tried treatment ...",
+    # item 5 is PC "Start buprenorphine ..."; NUMBERED: item 1 is PC "7. Question about ..."
+    assert labelled[3].text.startswith("#5 Learner asks if the patient had ever tried")
+    assert labelled[4].text.startswith("Start buprenorphine")
+    assert numbered[0].text.startswith("7. Question about the chief concern")
+
+    t = tally(
+        {"PC": {"#5": True, "item 5": True, "[6]": True, "#7 Safer sex counseling": False}},
+        items=labelled,
+    )
+    assert {v.number: v.met for v in t.verdicts() if v.judged} == {6: True, 7: False}
+    assert t.ignored_keys == [
+        "PC: #5 (number 5 could also be item 4's label)",
+        "PC: item 5 (number 5 could also be item 4's label)",
+    ]
+    t = tally({"PC": {"[5]": True}}, items=labelled)
+    assert [v.number for v in t.verdicts() if v.judged] == [5]
+
+    t = tally({"PC": {"7": True, "[8]": False}}, items=numbered)
+    assert {v.number: v.met for v in t.verdicts() if v.judged} == {8: False}
+    assert t.ignored_keys == ["PC: 7 (number 7 could also be item 1's label)"]
 
 
 @pytest.mark.parametrize(
@@ -334,3 +387,150 @@ def test_every_published_rubric_matches_by_text_by_number_and_never_off_by_one(
             assert (found.item is not None) is same_words, (rubric.id, this.number)
             shifted += 1
     assert shifted > 20_000
+
+
+# --------------------------------------------------------------------------- through the scorer
+
+
+def bracketed(number: int, text: str) -> str:
+    return f"[{number}]"
+
+
+@pytest.fixture(scope="module")
+def numbered_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The three demo scenarios graded by grader A keyed by ``"[n]"``, as the prompt asks."""
+
+    def grader(messages: list[ChatMessage]) -> dict[str, Any]:
+        case = case_of(messages)
+        return verdicts(case, MET_A[case], key=bracketed)
+
+    return run_demo(Script(grader), str(tmp_path_factory.mktemp("logs")))
+
+
+def test_grader_keying_by_bracketed_number_scores_as_keying_by_text(numbered_run: Run) -> None:
+    log = numbered_run.log
+    assert log.status == "success"
+    assert len(numbered_run.grader.calls) == 3  # every item came back the first time
+    for case in CASES:
+        sample = numbered_run.sample(case)
+        metadata = meta_of(sample)
+        items = metadata["items"]
+        assert [i["matched_by"] for i in items] == ["number"] * 17
+        assert {i["number"] for i in items if i["met"]} == MET_A[case]
+        assert metadata["ignored_keys"] == [] and metadata["conflicts"] == []
+        assert values_of(sample) == VALUES_A[case]  # the same as keyed by text
+    metrics = metrics_of(log)
+    assert {k: frac(v) for k, v in metrics.items() if "_ci_" not in k} == METRICS_A
+
+    # the grader was asked for exactly these keys
+    system, request = numbered_run.grader.calls[0][:2]
+    assert '"PC": {"[1]": {"met": true' in system.text
+    assert "not by the item's text" in system.text
+    assert 'that bracketed number, for example "[7]", is the key' in request.text
+
+
+def test_numbered_key_whose_text_differs_never_lands_on_another_item(numbered_run: Run) -> None:
+    text = {i.number: i.text for i in RUBRICS["demo_anaphylaxis"].items()}
+    first = verdicts("demo_anaphylaxis", set(), only=ALL_ITEMS - {1, 10})
+    first["PC"]["1. Gives an antihistamine first"] = {"met": True}  # numbering, not item 1
+    first["PC"][f"[10] {text[10]}"] = {"met": True}  # item 10 is SBP
+    first["SBP"][f"[11] {text[10]}"] = {"met": True}  # number 11, text of item 10
+    first["SBP"]["#12 Calls the airway team early"] = {"met": True}  # item 10 cut short
+    grader = Script([first, {"PC": {"[1]": False}, "SBP": {"[10]": True}}], repeat_last=False)
+
+    log = rescore(numbered_run.log, grader, only=ANAPHYLAXIS)
+
+    assert len(grader.calls) == 2  # items 1 and 10 were still missing, so asked again
+    re_ask = grader.calls[1][-1].text
+    assert f"[1] {text[1]}" in re_ask and f"[10] {text[10]}" in re_ask
+    items = {i["number"]: i for i in items_of(log)}
+    assert items[1]["met"] is False and items[1]["matched_by"] == "number"
+    assert items[10]["met"] is True and items[10]["matched_by"] == "number"
+    assert items[11]["met"] is False and items[12]["met"] is False  # verbatim, not met
+    assert log.samples is not None
+    metadata = meta_of(log.samples[0])
+    assert metadata["ignored_keys"] == [
+        "PC: 1. Gives an antihistamine first",
+        f"PC: [10] {text[10]} (item 10 is under SBP)",
+        f"SBP: [11] {text[10]} (number 11, but the text names item 10)",
+        "SBP: #12 Calls the airway team early (number 12, but the text names item 10)",
+    ]
+    assert metadata["counts"]["overall"] == {"completed": 1, "total": 17}
+    assert metadata["conflicts"] == []
+
+
+def test_conflicting_verdicts_are_counted_shown_and_count_as_not_met(numbered_run: Run) -> None:
+    text = {i.number: i.text for i in RUBRICS["demo_anaphylaxis"].items()}
+    first = verdicts("demo_anaphylaxis", {1, 2, 3}, only=ALL_ITEMS - {9})
+    first["PC"]["[2]"] = {"met": False, "evidence": "none"}  # item 2 both ways, one reply
+    first["PC"]["[3]"] = {"met": True, "evidence": "again"}  # item 3 twice the same way
+    # the re-ask brings item 9 and a second, different verdict for item 1
+    second = {"MK": {"[9]": True}, "PC": {"[1]": {"met": False, "evidence": "no IM dose"}}}
+    grader = Script([first, second], repeat_last=False)
+
+    log = rescore(numbered_run.log, grader, only=ANAPHYLAXIS)
+
+    assert len(grader.calls) == 2
+    assert log.samples is not None
+    score = score_of(log.samples[0])
+    metadata = meta_of(log.samples[0])
+    items = {i["number"]: i for i in metadata["items"]}
+    for number in (1, 2):
+        assert items[number]["conflict"] is True
+        assert items[number]["judged"] is True and items[number]["met"] is False
+    assert items[3]["conflict"] is False and items[3]["met"] is True
+    assert items[9]["met"] is True
+    # counted as not completed, kept in the denominator: items 3 and 9 of 17
+    assert metadata["counts"]["overall"] == {"completed": 2, "total": 17}
+    assert metadata["counts"]["PC"] == {"completed": 1, "total": 7}
+    assert values_of(log.samples[0])["overall"] == Fraction(2, 17)
+    assert metadata["unjudged"] == 0
+
+    conflicts = metadata["conflicts"]
+    assert [(c["number"], c["competency"], c["counted_as"]) for c in conflicts] == [
+        (1, "PC", False),
+        (2, "PC", False),
+    ]
+    assert [(r["met"], r["key"], r["reply"]) for r in conflicts[0]["readings"]] == [
+        (True, f"PC: {text[1]}", 0),
+        (False, "PC: [1]", 1),
+    ]
+    assert [(r["met"], r["key"]) for r in conflicts[1]["readings"]] == [
+        (True, f"PC: {text[2]}"),
+        (False, "PC: [2]"),
+    ]
+    # the checklist shows it
+    assert score.explanation is not None
+    lines = score.explanation.splitlines()
+    line_1 = next(line for line in lines if f"[1] {text[1]}" in line)
+    assert line_1.startswith("- ⚠ (conflict, counted ✗) [1]")
+    assert f"met by 'PC: {text[1]}' (turn 1, item 1); not met by 'PC: [1]' (no IM dose)" in line_1
+    assert next(line for line in lines if f"[3] {text[3]}" in line).startswith("- ✓ [3]")
+    assert sum("⚠" in line for line in lines) == 2
+
+
+def test_list_shaped_sections_score_through_the_scorer(numbered_run: Run) -> None:
+    case = "demo_anaphylaxis"
+    reply: dict[str, Any] = {"reasoning": ["Marked as a list."]}
+    for item in RUBRICS[case].items():
+        met = item.number in MET_A[case]
+        entry: dict[str, Any] = [
+            {"item": f"[{item.number}]", "met": met},
+            {"id": item.number, "verdict": met},
+            {"number": item.number, "value": "yes" if met else "no"},
+            {"item": item.text, "met": met, "evidence": "turn 1" if met else "none"},
+        ][item.number % 4]
+        reply.setdefault(item.competency, []).append(entry)
+    grader = Script([reply])
+
+    log = rescore(numbered_run.log, grader, only=ANAPHYLAXIS)
+
+    assert len(grader.calls) == 1
+    assert log.samples is not None
+    assert values_of(log.samples[0]) == VALUES_A[case]
+    items = items_of(log)
+    assert all(i["judged"] for i in items)
+    assert [i["matched_by"] for i in items] == [
+        "exact" if i["number"] % 4 == 3 else "number" for i in items
+    ]
+    assert meta_of(log.samples[0])["ignored_keys"] == []

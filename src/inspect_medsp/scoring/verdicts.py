@@ -2,7 +2,8 @@
 
 A reply gives, under each competency, verdicts keyed by item number (``"[7]"``) or by item
 text, as a mapping ``{"<key>": {"met": ..., "evidence": ...}}`` or as a list of
-``{"item" | "id" | "number": ..., "met" | "verdict" | "value": ..., "evidence": ...}``.
+``{"item" | "id" | "number": ..., "met" | "verdict" | "value": ..., "evidence": ...}``, where
+an integer ``id``, ``number`` or ``item`` counts as ``[n]`` and ``item`` text as a key.
 
 A key finds its item, in this order:
 
@@ -16,8 +17,10 @@ A key finds its item, in this order:
 A number never comes from plain numbering: ``"1. Major depressive disorder"`` is text, since
 published items start with such numbering. A number reference is refused (the key is listed
 as ignored) when item ``n`` is under another competency, or when text after the number names
-a different item than ``n``. Text that fits more than one item is refused too. Nothing is
-guessed: a refused key leaves its item without that verdict.
+a different item than ``n``; ``#n``, ``item n`` and a bare ``n`` also when another item's own
+text starts with the label ``n`` (``"#7 Learner asks ..."``), unless their text fits item
+``n``. Text that fits more than one item is refused too. Nothing is guessed: a refused key
+leaves its item without that verdict.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ _REFERENCE = re.compile(
 )
 """A number reference, ``[7]``, ``#7`` or ``item 7``, and any text after it."""
 _BARE_NUMBER = re.compile(r"^\s*(\d+)\s*$")
+_LABEL = re.compile(r"^[\s*_`]*(?:#\s*|item\s*#?\s*)?(\d+)(?!\d)", re.I)
+"""A number an item's own text starts with (``7.``, ``#7``, ``Item 7:``): a label of its own."""
 _NUMBERING = re.compile(r"^\s*(?:\(?(?:\d+(?:\.\d+)*|[a-z])[.)]|\((?:\d+|[a-z])\))(?=\s)")
 """A leading list numbering: ``1.``, ``2)``, ``1.1.``, ``a)``, ``B.``, ``(c)``."""
 _MARKDOWN = re.compile(r"[*_`#>~]+")
@@ -162,6 +167,11 @@ class ItemIndex:
         self._folded: dict[tuple[str, str], list[RubricItem]] = {}
         self._core = {i.number: core(i.text) for i in items}
         self._words = {n: _words(text) for n, text in self._core.items()}
+        self._labelled: dict[int, list[RubricItem]] = {}
+        for item in items:
+            label = _LABEL.match(item.text)
+            if label is not None and int(label.group(1)) != item.number:
+                self._labelled.setdefault(int(label.group(1)), []).append(item)
         for item in items:
             folded = fold(item.text)
             for competency in (item.competency, ""):
@@ -183,10 +193,10 @@ class ItemIndex:
             return _Found(item=folded[0], how="normalised")
         if ref is not None:
             number = next(g for g in ref.groups()[2:4] if g is not None)
-            return self.reference(int(number), ref.group(5), competency)
+            return self.reference(int(number), ref.group(5), competency, bracketed=False)
         bare = _BARE_NUMBER.match(key)
         if bare is not None:
-            return self.reference(int(bare.group(1)), "", competency)
+            return self.reference(int(bare.group(1)), "", competency, bracketed=False)
         for table, text in ((self._exact, key), (self._folded, fold(key))):
             anywhere = table.get(("", text), [])
             if len(anywhere) == 1:
@@ -196,17 +206,33 @@ class ItemIndex:
             return _Found(why="fits items " + _numbers(several))
         return _Found()
 
-    def reference(self, number: int, text: str, competency: Competency) -> _Found:
-        """Item ``number``, unless it is under another competency or ``text`` names another."""
+    def reference(
+        self, number: int, text: str, competency: Competency, bracketed: bool = True
+    ) -> _Found:
+        """Item ``number``, unless it is under another competency or ``text`` names another.
+
+        ``#7``, ``item 7`` and a bare ``7`` (``bracketed=False``) could also mean another
+        item whose own text starts with the label 7; they count only when text after the
+        number fits item 7 itself.
+        """
         item = self.by_number.get(number)
         if item is None:
             return _Found(why=f"no item {number}")
         if item.competency != competency:
             return _Found(why=f"item {number} is under {item.competency}")
-        named = self._names_other(core(text), item)
+        said = core(text)
+        named = self._names_other(said, item)
         if named is not None:
             return _Found(why=f"number {number}, but the text names item {named.number}")
+        labelled = [] if bracketed or self._fits(said, item) else self._labelled.get(number, [])
+        if labelled:
+            return _Found(why=f"number {number} could also be item {labelled[0].number}'s label")
         return _Found(item=item, how="number")
+
+    def _fits(self, text: str, item: RubricItem) -> bool:
+        """``text`` is ``item``'s own text, perhaps cut short."""
+        own = self._core[item.number]
+        return bool(text) and (text == own or own.startswith(text + " "))
 
     def _names_other(self, text: str, item: RubricItem) -> RubricItem | None:
         """Another item that ``text`` names clearly, when it does not fit ``item`` itself."""
