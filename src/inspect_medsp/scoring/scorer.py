@@ -22,7 +22,7 @@ from inspect_medsp.encounter.records import COMPLETE_ENDS, Trajectory
 from inspect_medsp.encounter.roles import Contract, generate_json
 from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from inspect_medsp.scoring.render import render_checklist, render_record
-from inspect_medsp.scoring.verdicts import Verdict, match_reply, unjudged
+from inspect_medsp.scoring.verdicts import Conflict, Tally, Verdict
 
 DEFAULT_JUDGE = "openai/gpt-5.5"
 PROMPTS = "inspect_medsp.scoring"
@@ -53,7 +53,7 @@ GRADER: Contract[GraderReply] = Contract(
     role="grader",
     model=GraderReply,
     required_any=COMPETENCIES,
-    shape='{"reasoning": ["..."], "PC": {"<item text>": {"met": true, "evidence": "..."}}, ...}',
+    shape='{"reasoning": ["..."], "PC": {"[1]": {"met": true, "evidence": "..."}}, ...}',
     degrade=_no_degrade,
 )
 
@@ -81,12 +81,13 @@ async def judge_items(
     judge: str,
     config: GenerateConfig | None = None,
     cache: bool = False,
-) -> tuple[list[Verdict], list[str], list[str]]:
+) -> tuple[list[Verdict], list[str], list[str], list[Conflict]]:
     """Ask the grader for every item; ask once more for items it left out.
 
     Returns:
-        Verdicts in item order (unjudged items included, not met), the judge's reasoning,
-        and the reply keys that matched no item.
+        Verdicts in item order (unjudged and conflicted items included, not met), the
+        judge's reasoning, the reply keys that matched no item, and the items given both
+        verdicts (see ``verdicts.Tally``).
 
     Raises:
         GraderError: A reply was not JSON after the retries.
@@ -105,8 +106,7 @@ async def judge_items(
             )
         ),
     ]
-    found: dict[int, Verdict] = {}
-    ignored: list[str] = []
+    tally = Tally(items)
     reasoning: list[str] = []
     for ask in range(2):
         result, _ = await generate_json(model, history, GRADER, config, cache=cache)
@@ -114,15 +114,12 @@ async def judge_items(
             raise GraderError(
                 f"grader reply was not usable JSON after {result.retries} retries: "
                 + "; ".join(result.errors),
-                partial=[found[i.number] for i in items if i.number in found],
+                partial=[v for v in tally.verdicts() if v.judged],
                 reasoning=reasoning,
             )
-        matching = match_reply(result.reply.model_dump(), items)
-        for number, verdict in matching.verdicts.items():
-            found.setdefault(number, verdict)
-        ignored += matching.ignored_keys
+        tally.add(result.reply.model_dump())
         reasoning += result.reply.reasoning
-        missing = [i for i in items if i.number not in found]
+        missing = tally.missing()
         if not missing or ask == 1:
             break
         history += [
@@ -136,8 +133,7 @@ async def judge_items(
                 )
             ),
         ]
-    verdicts = [found.get(i.number) or unjudged(i) for i in items]
-    return verdicts, reasoning, ignored
+    return tally.verdicts(), reasoning, tally.ignored_keys, tally.conflicts()
 
 
 def summarise(verdicts: list[Verdict]) -> dict[str, dict[str, int]]:
@@ -161,6 +157,7 @@ def checklist_text(verdicts: list[Verdict], items: list[RubricItem]) -> str:
             lines.append(f"\n**{current}**")
         v = by_number[item.number]
         mark = "✓" if v.met else ("✗" if v.judged else "? (unjudged)")
+        mark = "⚠ (conflict, counted ✗)" if v.conflict else mark
         evidence = f" — _{v.evidence}_" if v.evidence else ""
         lines.append(f"- {mark} [{item.number}] {item.text}{evidence}")
     return "\n".join(lines).strip()
@@ -197,7 +194,7 @@ def medsp_rubric(
                 about,
             )
         try:
-            verdicts, reasoning, ignored = await judge_items(
+            verdicts, reasoning, ignored, conflicts = await judge_items(
                 record.rubric, traj, chosen, config, cache
             )
         except GraderError as err:
@@ -215,6 +212,7 @@ def medsp_rubric(
                 "counts": counts,
                 "unjudged": sum(not v.judged for v in verdicts),
                 "ignored_keys": ignored,
+                "conflicts": [c.model_dump() for c in conflicts],
                 "reasoning": reasoning,
                 **about,
             },
