@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 from inspect_ai.agent import Agent, AgentState
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
@@ -68,6 +69,10 @@ def _speaker(line: str) -> tuple[str, str]:
     return "patient", line
 
 
+class EncounterOver(RuntimeError):
+    """A turn was asked for after the encounter ended."""
+
+
 class Encounter:
     """One scenario's patient and environment sessions and its Trajectory.
 
@@ -101,6 +106,7 @@ class Encounter:
             ]
         )
         self._last_events: list[str] = []
+        self._turn_lock = anyio.Lock()
 
     @property
     def over(self) -> bool:
@@ -110,12 +116,24 @@ class Encounter:
     async def step(self, clinician: RoleResult[ClinicianReply]) -> TurnRecord:
         """Play one turn after the clinician's reply and record it.
 
+        Turns are played one at a time: concurrent calls (two tool calls the clinician agent
+        issued together) wait for each other and become consecutive turns. A turn that fails
+        part-way is not recorded and leaves the patient's and the controller's histories as
+        they were (the reply-health counters keep the replies that did arrive).
+
         Raises:
-            RuntimeError: The encounter is already over.
+            EncounterOver: The encounter is already over (also when it ended while this call
+                waited for the turn before it).
         """
+        async with self._turn_lock:
+            if self.over:
+                raise EncounterOver(
+                    f"the encounter is over ({self.trajectory.end_reason}); no further turns"
+                )
+            return await self._play_turn(clinician)
+
+    async def _play_turn(self, clinician: RoleResult[ClinicianReply]) -> TurnRecord:
         traj = self.trajectory
-        if self.over:
-            raise RuntimeError("the encounter is over; no further turns")
         count_reply(traj, "clinician", clinician)
         move = clinician.reply
         turn_no = traj.turn_count + 1
@@ -125,7 +143,8 @@ class Encounter:
             traj.patient_status,
         )
 
-        self._patient_state.messages.append(
+        patient_state = AgentState(messages=list(self._patient_state.messages))
+        patient_state.messages.append(
             ChatMessageUser(
                 content=render(
                     "patient_turn",
@@ -144,11 +163,12 @@ class Encounter:
                 )
             )
         )
-        self._patient_state = await self._patient(self._patient_state)
-        patient = read_agent_reply(self._patient_state, PATIENT)
+        patient_state = await self._patient(patient_state)
+        patient = read_agent_reply(patient_state, PATIENT)
         count_reply(traj, "patient", patient)
 
-        self._environment_state.messages.append(
+        environment_state = AgentState(messages=list(self._environment_state.messages))
+        environment_state.messages.append(
             ChatMessageUser(
                 content=render(
                     "environment_turn",
@@ -163,8 +183,8 @@ class Encounter:
                 )
             )
         )
-        self._environment_state = await self._environment(self._environment_state)
-        environment = read_agent_reply(self._environment_state, ENVIRONMENT)
+        environment_state = await self._environment(environment_state)
+        environment = read_agent_reply(environment_state, ENVIRONMENT)
         count_reply(traj, "environment", environment)
 
         env = environment.reply
@@ -194,6 +214,7 @@ class Encounter:
         for note in corrections:
             transcript().info(f"turn {turn_no}: {note}")
         self._write(record, env, index, label, status)
+        self._patient_state, self._environment_state = patient_state, environment_state
         self._last_events = list(env.events)
         return record
 
