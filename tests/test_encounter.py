@@ -871,3 +871,52 @@ def test_parallel_call_after_the_end_plays_no_turn(log_dir: str) -> None:
     assert log.samples is not None
     tool_results = [m.text for m in log.samples[0].messages if m.role == "tool"]
     assert "The encounter is over (case complete)" in tool_results[1]
+
+
+def test_a_colon_names_a_speaker_only_for_a_known_person(log_dir: str) -> None:
+    """ "3:30 pm" stays in the patient's line; ``Mum:`` is Mum's once she is declared present,
+    also in later turns; ``Karen:`` is Karen's because the script names her."""
+    clin = Script([clinician("When did it start?"), clinician("And now?", eos=True)])
+    pat = Script(
+        [
+            patient(
+                "I took it at 3:30 pm",
+                "Mum: he was fine yesterday",
+                "Honestly: I feel awful",
+                present={"Mum": "sitting beside the bed"},
+            ),
+            patient("Mum: still worried", "Karen: I came straight from work"),
+        ]
+    )
+    env = Script(
+        [environment(0, "initial_assessment"), environment(1, "airway_and_shock", end=True)]
+    )
+    log = run(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
+        clin,
+        pat,
+        env,
+        Script([{"PC": {}}]),
+        log_dir,
+    )
+    traj = trajectory(log)
+    lines = [(e.turn, e.speaker, e.text) for e in traj.transcript if e.kind == "patient"]
+    assert lines == [
+        (1, "patient", "I took it at 3:30 pm"),
+        (1, "Mum", "he was fine yesterday"),
+        (1, "patient", "Honestly: I feel awful"),
+        (2, "Mum", "still worried"),
+        (2, "Karen", "I came straight from work"),
+    ]
+
+
+def test_speaker_prefix_rules() -> None:
+    from inspect_medsp.encounter.engine import speaker
+
+    script = "Her lines appear with the prefix `Grace:`. Married to Karen (at work)."
+    assert speaker("Grace: She woke at 2:00", [], script) == ("Grace", "She woke at 2:00")
+    assert speaker("KAREN: on my way", [], script) == ("KAREN", "on my way")
+    assert speaker("Gra: hello", [], script) == ("patient", "Gra: hello")
+    assert speaker("mum: he is pale", ["Mum "], "") == ("mum", "he is pale")
+    assert speaker("Mum:", ["Mum"], "") == ("patient", "Mum:")
+    assert speaker("It is 3:30 now", ["Mum"], script) == ("patient", "It is 3:30 now")

@@ -6,6 +6,8 @@ Both protocols (``turns`` and ``tools``) drive the same :class:`Encounter`.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import Any
 
 import anyio
@@ -62,10 +64,21 @@ def _degraded_as(role: RoleName) -> str:
     }[role]
 
 
-def _speaker(line: str) -> tuple[str, str]:
+def speaker(line: str, present: Collection[str], script: str) -> tuple[str, str]:
+    """Who says a patient-side line, and their words.
+
+    A ``Name: words`` prefix names a companion only when the name is one the patient agent
+    declared present (``present``, compared case-insensitively) or one the patient script
+    mentions (a case-insensitive whole-word match); otherwise the whole line, colon and all
+    ("I took it at 3:30 pm"), is the patient's own words.
+    """
     head, sep, rest = line.partition(":")
-    if sep and 0 < len(head) <= 40 and "\n" not in head and rest.strip():
-        return head.strip(), rest.strip()
+    name = head.strip()
+    if not (sep and name and len(name) <= 40 and "\n" not in name and rest.strip()):
+        return "patient", line
+    declared = name.casefold() in {p.strip().casefold() for p in present}
+    if declared or re.search(rf"(?<!\w){re.escape(name)}(?!\w)", script, re.IGNORECASE):
+        return name, rest.strip()
     return "patient", line
 
 
@@ -93,6 +106,7 @@ class Encounter:
     ) -> None:
         packets = record.scenario.packets
         self.trajectory = trajectory
+        self._script = packets.sp_actor
         self._patient = patient
         self._environment = environment
         self._patient_state = AgentState(
@@ -273,9 +287,12 @@ class Encounter:
             TranscriptEntry(turn=n, kind="clinician_action", speaker="clinician", text=a)
             for a in turn.clinician.actions
         ]
+        present = [
+            name for t in (*traj.turns, turn) for name in t.patient.actors_present
+        ]
         for line in turn.patient.speak:
-            speaker, words = _speaker(line)
-            entries.append(TranscriptEntry(turn=n, kind="patient", speaker=speaker, text=words))
+            who, words = speaker(line, present, self._script)
+            entries.append(TranscriptEntry(turn=n, kind="patient", speaker=who, text=words))
         entries += [
             TranscriptEntry(turn=n, kind="environment_feedback", speaker="environment", text=f)
             for f in env.feedback
