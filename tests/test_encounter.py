@@ -561,3 +561,374 @@ def test_cache_makes_a_rerun_free(
     assert [len(s.calls) for s in second] == [0, 0, 0, 0]
     assert log.samples is not None and again.samples is not None
     assert again.samples[0].scores == log.samples[0].scores
+
+
+# --- every exit finishes the record; turns are serialised; who says a line ---------------
+
+
+def _tool_calls(*calls: tuple[str, dict[str, Any]]) -> ModelOutput:
+    """One assistant message issuing several tool calls at once."""
+    outputs = [_tool_call(name, **arguments) for name, arguments in calls]
+    first = outputs[0]
+    first.message.tool_calls = [o.message.tool_calls[0] for o in outputs]  # type: ignore[index]
+    return first
+
+
+def _roles(messages: list[Any]) -> list[str]:
+    return [m.role for m in messages]
+
+
+def test_model_error_mid_encounter_finishes_the_record(log_dir: str) -> None:
+    """A clinician model that fails in turn 2: a sample error, and a record that says so."""
+
+    def clinician_replies(input: list[Any]) -> dict[str, Any]:
+        if sum(m.role == "assistant" for m in input):
+            raise RuntimeError("provider unavailable")
+        return clinician("Hello, what happened?")
+
+    log = run(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
+        Script(clinician_replies),
+        Script([patient("A wasp stung me.")]),
+        Script([environment(0, "initial_assessment")]),
+        Script([{"PC": {}}]),
+        log_dir,
+    )
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert sample.error is not None and "provider unavailable" in sample.error.message
+    traj = trajectory(log)
+    assert traj.end == "error" and not traj.complete
+    assert traj.end_reason == (
+        "RuntimeError during turn 2 (1 turn completed): provider unavailable"
+    )
+    assert traj.turn_count == 1 and len(traj.turns) == 1
+
+
+@pytest.mark.parametrize(
+    ("limits", "kind"), [({"message_limit": 6}, "message"), ({"token_limit": 100}, "token")]
+)
+def test_tools_protocol_limit_keeps_the_conversation(
+    tmp_path: Path, log_dir: str, limits: dict[str, int], kind: str
+) -> None:
+    """At a message or token limit the agent's conversation is the sample's messages."""
+    clin = Script(
+        [
+            _tool_call("talk_to_patient", speech="Hello, where is the pain?"),
+            _tool_call("perform_actions", actions=["12-lead ECG"]),
+            _tool_call("talk_to_patient", speech="Any allergies?"),
+        ]
+    )
+    pat = Script([patient("In the middle of my chest."), patient("Okay.")])
+    env = Script(
+        [
+            environment(0, "initial_assessment"),
+            environment(0, "initial_assessment", feedback=["ECG: ST elevation V2-V4"]),
+        ]
+    )
+    logs = eval(
+        _marked_task(tmp_path, "tools"),
+        model=clin.model(),
+        model_roles={
+            "patient": pat.model(),
+            "environment": env.model(),
+            "grader": Script([{"PC": {}}]).model(),
+        },
+        log_dir=log_dir,
+        display="none",
+        **limits,  # type: ignore[arg-type]
+    )
+    log = logs[0]
+    assert log.status == "success" and log.samples is not None
+    sample = log.samples[0]
+    assert sample.error is None
+    assert sample.limit is not None and sample.limit.type == kind
+    traj = trajectory(log)
+    assert traj.end == "limit" and not traj.complete
+    assert traj.end_reason.startswith(
+        f"{kind} limit reached during turn 3 (2 turns completed): {kind.title()} limit"
+    )
+    assert [t.clinician.speak for t in traj.turns] == ["Hello, where is the pain?", ""]
+    assert [a.raw for a in traj.action_log] == ["12-lead ECG"]
+    # the clinician agent's own conversation, up to the limit, is what the log shows
+    assert _roles(sample.messages) == ["system", "user", "assistant", "tool", "assistant", "tool"]
+    assert "Hello, where is the pain?" in str(sample.messages[2].tool_calls)  # type: ignore[union-attr]
+    assert "In the middle of my chest." in sample.messages[3].text
+    assert "ECG: ST elevation V2-V4" in sample.messages[5].text
+
+
+def test_tools_protocol_limit_inside_a_turn(tmp_path: Path, log_dir: str) -> None:
+    """A token limit passed by the controller's reply in turn 2: the half-played turn is not
+    recorded, the agent is told its tool hit the limit, and the record ends at ``limit``."""
+    clin = Script(
+        [
+            _tool_call("talk_to_patient", speech="Hello?"),
+            _tool_call("talk_to_patient", speech="Any allergies?"),
+        ]
+    )
+    logs = eval(
+        _marked_task(tmp_path, "tools"),
+        model=clin.model(),
+        model_roles={
+            "patient": Script([patient("Hi."), patient("None.")]).model(),
+            "environment": Script([environment(0, "initial_assessment")]).model(),
+            "grader": Script([{"PC": {}}]).model(),
+        },
+        token_limit=80,
+        log_dir=log_dir,
+        display="none",
+    )
+    log = logs[0]
+    assert log.status == "success" and log.samples is not None
+    traj = trajectory(log)
+    assert traj.end == "limit"
+    assert traj.end_reason == (
+        "token limit reached during turn 2 (1 turn completed): "
+        "Token limit exceeded. value: 90; limit: 80"
+    )
+    assert traj.turn_count == 1 and len(traj.turns) == 1
+    assert {e.turn for e in traj.transcript} == {1}
+    last = log.samples[0].messages[-1]
+    assert last.role == "tool" and last.error is not None and last.error.type == "limit"
+
+
+def test_token_limit_in_the_turns_protocol(log_dir: str) -> None:
+    """Each call costs 15 tokens: turn 1 takes 45, turn 2's clinician reply passes 50."""
+    logs = eval(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
+        model=Script([clinician("Tell me more.")]).model(),
+        model_roles={
+            "patient": Script([patient("It started an hour ago.")]).model(),
+            "environment": Script([environment(0, "initial_assessment")]).model(),
+            "grader": Script([{"PC": {}}]).model(),
+        },
+        token_limit=50,
+        log_dir=log_dir,
+        display="none",
+    )
+    log = logs[0]
+    assert log.status == "success" and log.samples is not None
+    assert log.samples[0].limit is not None and log.samples[0].limit.type == "token"
+    traj = trajectory(log)
+    assert traj.end == "limit" and not traj.complete
+    assert traj.end_reason == (
+        "token limit reached during turn 2 (1 turn completed): "
+        "Token limit exceeded. value: 60; limit: 50"
+    )
+    assert traj.turn_count == 1
+
+
+def test_time_limit_in_the_turns_protocol(log_dir: str) -> None:
+    """Inspect enforces a time limit by cancelling the sample; the record still says limit."""
+    logs = eval(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
+        model=Script([clinician("Tell me more.")]).model(),
+        model_roles={
+            "patient": Script([patient("Sorry, what?")], delay=30).model(),
+            "environment": Script([environment(0, "initial_assessment")]).model(),
+            "grader": Script([{"PC": {}}]).model(),
+        },
+        time_limit=1,
+        log_dir=log_dir,
+        display="none",
+    )
+    log = logs[0]
+    assert log.status == "success" and log.samples is not None
+    assert log.samples[0].limit is not None and log.samples[0].limit.type == "time"
+    traj = trajectory(log)
+    assert traj.end == "limit" and not traj.complete
+    assert traj.end_reason == "time limit of 1 s reached during turn 1 (0 turns completed)"
+
+
+def test_exit_kinds_are_named() -> None:
+    """A cancellation outside any limit is ``cancelled``; a record that already ended keeps
+    its end (the error and limit ends are shown by the runs above)."""
+    import asyncio
+
+    from inspect_ai.util._store import Store
+
+    from inspect_medsp.encounter.ending import finish_on_exit
+
+    async def cancelled(traj: Trajectory) -> None:
+        with finish_on_exit(traj):
+            raise asyncio.CancelledError()
+
+    traj = Trajectory(store=Store())
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(cancelled(traj))
+    assert (traj.end, traj.end_reason) == (
+        "cancelled",
+        "the sample was cancelled during turn 1 (0 turns completed)",
+    )
+    ended = Trajectory(store=Store())
+    ended.end, ended.end_reason = "should_end", "case complete"
+    with pytest.raises(ValueError), finish_on_exit(ended):
+        raise ValueError("late")
+    assert (ended.end, ended.end_reason, ended.complete) == ("should_end", "case complete", True)
+    # a provider's long error message is cut, the headline kept
+    failed = Trajectory(store=Store())
+    with pytest.raises(ValueError), finish_on_exit(failed):
+        raise ValueError("x" * 5000)
+    assert failed.end == "error" and not failed.complete
+    assert failed.end_reason.startswith("ValueError during turn 1 (0 turns completed): xxx")
+    assert failed.end_reason.endswith("x…") and len(failed.end_reason) < 400
+
+
+def _concurrent_tools_task() -> Any:
+    """The tools protocol with a clinician agent that runs a message's tool calls
+    concurrently (the encounter tools ask for serial calls; such an agent overrides that)."""
+    from inspect_ai import task_with
+    from inspect_ai.agent import react
+    from inspect_ai.tool import Tool, ToolDef
+
+    from inspect_medsp import medsp_tools_encounter
+
+    def concurrent_clinician(instructions: str, tools: list[Tool]) -> Any:
+        parallel = [ToolDef(t, parallel=True).as_tool() for t in tools]
+        return react(name="concurrent", prompt=instructions, tools=parallel)
+
+    return task_with(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model", protocol="tools"),
+        solver=medsp_tools_encounter(judge="mockllm/model", agent=concurrent_clinician),
+    )
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+def test_parallel_tool_calls_make_separate_turns(log_dir: str, concurrent: bool) -> None:
+    """Two tool calls in one message are turn 1 and turn 2, each with its own exchange,
+    whether the agent runs them one after another (the default) or at the same time."""
+    clin = Script(
+        [
+            _tool_calls(
+                ("talk_to_patient", {"speech": "Where were you stung?"}),
+                ("perform_actions", {"actions": ["check vital signs"]}),
+            ),
+            _tool_call("submit", answer="done"),
+        ]
+    )
+    # replies take a moment, so the two calls really overlap
+    pat = Script([patient("On my neck."), patient("Go ahead.")], delay=0.05)
+    env = Script(
+        [
+            environment(0, "initial_assessment"),
+            environment(
+                0,
+                "initial_assessment",
+                feedback=["BP 92/58"],
+                assessments=[executed("check vital signs")],
+            ),
+        ],
+        delay=0.05,
+    )
+    log = run(
+        _concurrent_tools_task()
+        if concurrent
+        else medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model", protocol="tools"),
+        clin,
+        pat,
+        env,
+        Script([{"PC": {}}]),
+        log_dir,
+    )
+    traj = trajectory(log)
+    assert [t.index for t in traj.turns] == [1, 2] and traj.turn_count == 2
+    assert [(t.clinician.speak, t.clinician.actions) for t in traj.turns] == [
+        ("Where were you stung?", []),
+        ("", ["check vital signs"]),
+    ]
+    assert [t.patient.speak for t in traj.turns] == [["On my neck."], ["Go ahead."]]
+    assert [t.environment.feedback for t in traj.turns] == [[], ["BP 92/58"]]
+    assert [(e.turn, e.kind) for e in traj.transcript] == [
+        (1, "clinician_speech"),
+        (1, "patient"),
+        (2, "clinician_action"),
+        (2, "patient"),
+        (2, "environment_feedback"),
+    ]
+    # each role's history alternates: the second turn follows the first one's reply
+    assert len(pat.calls) == 2 and len(env.calls) == 2
+    for role in (pat, env):
+        assert _roles(role.calls[1]) == ["system", "user", "assistant", "user"]
+    assert "Where were you stung?" in pat.calls[0][-1].text
+    assert "check vital signs" in pat.calls[1][-1].text
+    # each tool result is its own turn's outcome
+    assert log.samples is not None
+    tool_results = [m.text for m in log.samples[0].messages if m.role == "tool"]
+    assert "On my neck." in tool_results[0] and "Go ahead." in tool_results[1]
+
+
+def test_parallel_call_after_the_end_plays_no_turn(log_dir: str) -> None:
+    """When the first of two concurrent calls ends the encounter, the second is refused."""
+    clin = Script(
+        [
+            _tool_calls(
+                ("complete_stage", {"speech": "You can go home."}),
+                ("talk_to_patient", {"speech": "Any questions?"}),
+            ),
+            _tool_call("submit", answer="done"),
+        ]
+    )
+    env = Script([environment(1, "discharge", end=True, reason="case complete")], delay=0.05)
+    log = run(
+        _concurrent_tools_task(),
+        clin,
+        Script([patient("Thanks.")], delay=0.05),
+        env,
+        Script([{"PC": {}}]),
+        log_dir,
+    )
+    traj = trajectory(log)
+    assert traj.turn_count == 1 and traj.end == "should_end" and traj.complete
+    assert len(env.calls) == 1
+    assert log.samples is not None
+    tool_results = [m.text for m in log.samples[0].messages if m.role == "tool"]
+    assert "The encounter is over (case complete)" in tool_results[1]
+
+
+def test_a_colon_names_a_speaker_only_for_a_known_person(log_dir: str) -> None:
+    """ "3:30 pm" stays in the patient's line; ``Mum:`` is Mum's once she is declared present,
+    also in later turns; ``Karen:`` is Karen's because the script names her."""
+    clin = Script([clinician("When did it start?"), clinician("And now?", eos=True)])
+    pat = Script(
+        [
+            patient(
+                "I took it at 3:30 pm",
+                "Mum: he was fine yesterday",
+                "Honestly: I feel awful",
+                present={"Mum": "sitting beside the bed"},
+            ),
+            patient("Mum: still worried", "Karen: I came straight from work"),
+        ]
+    )
+    env = Script(
+        [environment(0, "initial_assessment"), environment(1, "airway_and_shock", end=True)]
+    )
+    log = run(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
+        clin,
+        pat,
+        env,
+        Script([{"PC": {}}]),
+        log_dir,
+    )
+    traj = trajectory(log)
+    lines = [(e.turn, e.speaker, e.text) for e in traj.transcript if e.kind == "patient"]
+    assert lines == [
+        (1, "patient", "I took it at 3:30 pm"),
+        (1, "Mum", "he was fine yesterday"),
+        (1, "patient", "Honestly: I feel awful"),
+        (2, "Mum", "still worried"),
+        (2, "Karen", "I came straight from work"),
+    ]
+
+
+def test_speaker_prefix_rules() -> None:
+    from inspect_medsp.encounter.engine import speaker
+
+    script = "Her lines appear with the prefix `Grace:`. Married to Karen (at work)."
+    assert speaker("Grace: She woke at 2:00", [], script) == ("Grace", "She woke at 2:00")
+    assert speaker("KAREN: on my way", [], script) == ("KAREN", "on my way")
+    assert speaker("Gra: hello", [], script) == ("patient", "Gra: hello")
+    assert speaker("mum: he is pale", ["Mum "], "") == ("mum", "he is pale")
+    assert speaker("Mum:", ["Mum"], "") == ("patient", "Mum:")
+    assert speaker("It is 3:30 now", ["Mum"], script) == ("patient", "It is 3:30 now")

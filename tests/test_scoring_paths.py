@@ -19,8 +19,9 @@ from inspect_ai import score as inspect_score
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ChatMessage, ModelOutput
 from inspect_ai.scorer import SampleScore, Score
+from inspect_ai.util import Store
 
-from inspect_medsp import medsp_demo
+from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.report.analysis import pooled_metrics
 from inspect_medsp.report.collect import read_sample
 from inspect_medsp.scoring.metrics import (
@@ -217,6 +218,9 @@ def test_an_encounter_cut_short_by_a_limit_is_unscored_not_zero(tmp_path: Path) 
     assert log.samples is not None
     [sample] = log.samples
     assert sample.limit is not None and sample.limit.type == "token"
+    traj = trajectory_of(sample)
+    assert traj.end == "limit" and traj.end_reason.startswith("token limit reached during turn 3")
+    assert traj.turn_count == 2  # the two finished turns are kept
     score = score_of(sample)
     assert isinstance(score.value, float) and math.isnan(score.value)
     assert score.reason == "encounter_incomplete"
@@ -230,6 +234,10 @@ def test_an_encounter_cut_short_by_a_limit_is_unscored_not_zero(tmp_path: Path) 
     rescored = rescore(log, grader)
     assert score_of(_only(rescored)).reason == "encounter_incomplete"
     assert len(grader.calls) == 0
+
+
+def trajectory_of(sample: EvalSample) -> Trajectory:
+    return Trajectory(store=Store(sample.store))
 
 
 def _only(log: EvalLog) -> EvalSample:
@@ -251,7 +259,38 @@ def test_tools_clinician_that_never_acts_is_unscored(tmp_path: Path) -> None:
     )
     score = score_of(_only(log))
     assert score.reason == "encounter_incomplete"
+    assert trajectory_of(_only(log)).end == "limit"
     assert len(grader.calls) == 0
+
+
+def test_an_encounter_stopped_by_a_model_error_is_unscored_on_re_score(tmp_path: Path) -> None:
+    """The clinician's provider fails in turn 2: a sample error in the run (Inspect scores no
+    errored sample), and a re-score leaves it unscored instead of grading half a record."""
+
+    def clinician_reply(messages: list[ChatMessage]) -> dict[str, Any]:
+        if any(m.role == "assistant" for m in messages):
+            raise RuntimeError("provider unavailable")
+        return clinician("Hello, what happened?")
+
+    pat, env = Script([patient("A wasp stung me.")]), Script([environment(0, "initial_assessment")])
+    grader = Script([verdicts("demo_anaphylaxis", ALL_ITEMS)])
+    [log] = inspect_eval(
+        medsp_demo(judge=JUDGE, scenarios=ANAPHYLAXIS),
+        model=Script(clinician_reply).model(),
+        model_roles={"patient": pat.model(), "environment": env.model(), "grader": grader.model()},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    sample = _only(log)
+    assert sample.error is not None and trajectory_of(sample).end == "error"
+
+    rescored = rescore(log, grader)
+    score = score_of(_only(rescored))
+    assert isinstance(score.value, float) and math.isnan(score.value)
+    assert score.reason == "encounter_incomplete"
+    assert "RuntimeError during turn 2" in meta_of(_only(rescored))["unscored_why"]
+    assert len(grader.calls) == 0
+    assert rescored.results is not None and rescored.results.scores[0].unscored_samples == 1
 
 
 # --------------------------------------------------------------------------- 7. judges

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -28,6 +29,8 @@ class Script:
     calls: list[list[ChatMessage]] = field(default_factory=list)
     configs: list[GenerateConfig] = field(default_factory=list)
     repeat_last: bool = True
+    delay: float = 0.0
+    """Seconds each reply takes (an awaited sleep, so other tasks run and limits can fire)."""
 
     def __call__(
         self,
@@ -58,9 +61,20 @@ class Script:
         """Every message text this model received, across all calls."""
         return [m.text for call in self.calls for m in call]
 
+    async def _slow(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        await anyio.sleep(self.delay)
+        return self(input, tools, tool_choice, config)
+
     def model(self) -> Model:
         """A mockllm model driven by this script."""
-        return get_model("mockllm/model", custom_outputs=self, memoize=False)
+        outputs = self._slow if self.delay else self
+        return get_model("mockllm/model", custom_outputs=outputs, memoize=False)
 
 
 def clinician(speak: str, actions: list[str] | None = None, eos: bool = False) -> dict[str, Any]:

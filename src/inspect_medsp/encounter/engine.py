@@ -6,8 +6,11 @@ Both protocols (``turns`` and ``tools``) drive the same :class:`Encounter`.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import Any
 
+import anyio
 from inspect_ai.agent import Agent, AgentState
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
@@ -61,11 +64,26 @@ def _degraded_as(role: RoleName) -> str:
     }[role]
 
 
-def _speaker(line: str) -> tuple[str, str]:
+def speaker(line: str, present: Collection[str], script: str) -> tuple[str, str]:
+    """Who says a patient-side line, and their words.
+
+    A ``Name: words`` prefix names a companion only when the name is one the patient agent
+    declared present (``present``, compared case-insensitively) or one the patient script
+    mentions (a case-insensitive whole-word match); otherwise the whole line, colon and all
+    ("I took it at 3:30 pm"), is the patient's own words.
+    """
     head, sep, rest = line.partition(":")
-    if sep and 0 < len(head) <= 40 and "\n" not in head and rest.strip():
-        return head.strip(), rest.strip()
+    name = head.strip()
+    if not (sep and name and len(name) <= 40 and "\n" not in name and rest.strip()):
+        return "patient", line
+    declared = name.casefold() in {p.strip().casefold() for p in present}
+    if declared or re.search(rf"(?<!\w){re.escape(name)}(?!\w)", script, re.IGNORECASE):
+        return name, rest.strip()
     return "patient", line
+
+
+class EncounterOver(RuntimeError):
+    """A turn was asked for after the encounter ended."""
 
 
 class Encounter:
@@ -88,6 +106,7 @@ class Encounter:
     ) -> None:
         packets = record.scenario.packets
         self.trajectory = trajectory
+        self._script = packets.sp_actor
         self._patient = patient
         self._environment = environment
         self._patient_state = AgentState(
@@ -101,6 +120,7 @@ class Encounter:
             ]
         )
         self._last_events: list[str] = []
+        self._turn_lock = anyio.Lock()
 
     @property
     def over(self) -> bool:
@@ -110,12 +130,24 @@ class Encounter:
     async def step(self, clinician: RoleResult[ClinicianReply]) -> TurnRecord:
         """Play one turn after the clinician's reply and record it.
 
+        Turns are played one at a time: concurrent calls (two tool calls the clinician agent
+        issued together) wait for each other and become consecutive turns. A turn that fails
+        part-way is not recorded and leaves the patient's and the controller's histories as
+        they were (the reply-health counters keep the replies that did arrive).
+
         Raises:
-            RuntimeError: The encounter is already over.
+            EncounterOver: The encounter is already over (also when it ended while this call
+                waited for the turn before it).
         """
+        async with self._turn_lock:
+            if self.over:
+                raise EncounterOver(
+                    f"the encounter is over ({self.trajectory.end_reason}); no further turns"
+                )
+            return await self._play_turn(clinician)
+
+    async def _play_turn(self, clinician: RoleResult[ClinicianReply]) -> TurnRecord:
         traj = self.trajectory
-        if self.over:
-            raise RuntimeError("the encounter is over; no further turns")
         count_reply(traj, "clinician", clinician)
         move = clinician.reply
         turn_no = traj.turn_count + 1
@@ -125,7 +157,8 @@ class Encounter:
             traj.patient_status,
         )
 
-        self._patient_state.messages.append(
+        patient_state = AgentState(messages=list(self._patient_state.messages))
+        patient_state.messages.append(
             ChatMessageUser(
                 content=render(
                     "patient_turn",
@@ -144,11 +177,12 @@ class Encounter:
                 )
             )
         )
-        self._patient_state = await self._patient(self._patient_state)
-        patient = read_agent_reply(self._patient_state, PATIENT)
+        patient_state = await self._patient(patient_state)
+        patient = read_agent_reply(patient_state, PATIENT)
         count_reply(traj, "patient", patient)
 
-        self._environment_state.messages.append(
+        environment_state = AgentState(messages=list(self._environment_state.messages))
+        environment_state.messages.append(
             ChatMessageUser(
                 content=render(
                     "environment_turn",
@@ -163,8 +197,8 @@ class Encounter:
                 )
             )
         )
-        self._environment_state = await self._environment(self._environment_state)
-        environment = read_agent_reply(self._environment_state, ENVIRONMENT)
+        environment_state = await self._environment(environment_state)
+        environment = read_agent_reply(environment_state, ENVIRONMENT)
         count_reply(traj, "environment", environment)
 
         env = environment.reply
@@ -194,6 +228,7 @@ class Encounter:
         for note in corrections:
             transcript().info(f"turn {turn_no}: {note}")
         self._write(record, env, index, label, status)
+        self._patient_state, self._environment_state = patient_state, environment_state
         self._last_events = list(env.events)
         return record
 
@@ -252,9 +287,12 @@ class Encounter:
             TranscriptEntry(turn=n, kind="clinician_action", speaker="clinician", text=a)
             for a in turn.clinician.actions
         ]
+        present = [
+            name for t in (*traj.turns, turn) for name in t.patient.actors_present
+        ]
         for line in turn.patient.speak:
-            speaker, words = _speaker(line)
-            entries.append(TranscriptEntry(turn=n, kind="patient", speaker=speaker, text=words))
+            who, words = speaker(line, present, self._script)
+            entries.append(TranscriptEntry(turn=n, kind="patient", speaker=who, text=words))
         entries += [
             TranscriptEntry(turn=n, kind="environment_feedback", speaker="environment", text=f)
             for f in env.feedback

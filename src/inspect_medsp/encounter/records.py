@@ -26,8 +26,12 @@ EntryKind = Literal[
 EndReason = Literal[
     "should_end", "turn_limit", "agent_stopped", "running", "limit", "error", "cancelled"
 ]
+"""How the encounter ended: ``running`` while it is played; one of :data:`COMPLETE_ENDS` when
+it ended as the protocol allows; ``limit`` (an Inspect message, token, time or working limit),
+``error`` (an exception, such as a model error) or ``cancelled`` when it was cut short."""
+
 COMPLETE_ENDS: tuple[EndReason, ...] = ("should_end", "turn_limit", "agent_stopped")
-"""Ends the protocol allows; an encounter that ended otherwise cannot be scored."""
+"""The ends of an encounter played as the protocol allows; any other end is cut short."""
 
 
 class ReplyHealth(BaseModel):
@@ -101,3 +105,8 @@ class Trajectory(StoreModel):
     )
     strategy: dict[str, str | int | float] = Field(default_factory=dict)
     strategy_log: list[dict[str, object]] = Field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the encounter ended as the protocol allows (see :data:`COMPLETE_ENDS`)."""
+        return self.end in COMPLETE_ENDS

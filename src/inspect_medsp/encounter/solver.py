@@ -21,6 +21,7 @@ from inspect_ai.util import span
 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.encounter.ending import finish_on_exit
 from inspect_medsp.encounter.engine import Encounter
 from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.records import Trajectory
@@ -147,13 +148,16 @@ def medsp_encounter(
                 )
             ),
         ]
-        while not encounter.over:
-            async with span(f"turn {traj.turn_count + 1}", type="turn"):
-                result, output = await clinician(state.messages)
-                state.messages.append(result.message)
-                state.output = output
-                turn = await encounter.step(result)
-                state.messages.append(ChatMessageUser(content=encounter.clinician_update(turn)))
+        with finish_on_exit(traj):
+            while not encounter.over:
+                async with span(f"turn {traj.turn_count + 1}", type="turn"):
+                    result, output = await clinician(state.messages)
+                    state.messages.append(result.message)
+                    state.output = output
+                    turn = await encounter.step(result)
+                    state.messages.append(
+                        ChatMessageUser(content=encounter.clinician_update(turn))
+                    )
         return state
 
     return solve

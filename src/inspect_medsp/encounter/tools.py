@@ -13,7 +13,8 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, tool
 
-from inspect_medsp.encounter.engine import Encounter
+from inspect_medsp.encounter.ending import finish_on_exit
+from inspect_medsp.encounter.engine import Encounter, EncounterOver
 from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import RoleResult
@@ -23,14 +24,15 @@ AgentFactory = Callable[[str, list[Tool]], Agent]
 
 
 async def _play(encounter: Encounter, move: ClinicianReply) -> str:
-    if encounter.over:
-        return f"The encounter is over ({encounter.trajectory.end_reason}). Call submit."
     result = RoleResult(
         reply=move,
         raw=move.model_dump_json(),
         message=ChatMessageAssistant(content=move.model_dump_json()),
     )
-    turn = await encounter.step(result)
+    try:
+        turn = await encounter.step(result)
+    except EncounterOver:
+        return f"The encounter is over ({encounter.trajectory.end_reason}). Call submit."
     update = encounter.clinician_update(turn)
     if encounter.over:
         update += "\n\nThe encounter is over. Call submit."
@@ -38,9 +40,14 @@ async def _play(encounter: Encounter, move: ClinicianReply) -> str:
 
 
 def encounter_tools(encounter: Encounter) -> list[Tool]:
-    """The three clinician tools bound to one encounter."""
+    """The three clinician tools bound to one encounter.
 
-    @tool
+    Each call is a turn of a state machine, so the tools tell Inspect to run a message's
+    calls one after another; :meth:`Encounter.step` also serialises turns itself, for agents
+    that run tool calls concurrently anyway.
+    """
+
+    @tool(parallel=False)
     def talk_to_patient() -> Tool:
         async def execute(speech: str) -> str:
             """Say something aloud to the patient and anyone with them.
@@ -55,7 +62,7 @@ def encounter_tools(encounter: Encounter) -> list[Tool]:
 
         return execute
 
-    @tool
+    @tool(parallel=False)
     def perform_actions() -> Tool:
         async def execute(actions: list[str], speech: str = "") -> str:
             """Carry out non-verbal clinical steps, one concrete step per entry.
@@ -72,7 +79,7 @@ def encounter_tools(encounter: Encounter) -> list[Tool]:
 
         return execute
 
-    @tool
+    @tool(parallel=False)
     def complete_stage() -> Tool:
         async def execute(speech: str = "", actions: list[str] | None = None) -> str:
             """Declare everything needed in the current stage done, so the case moves on.
@@ -100,7 +107,12 @@ def default_agent(instructions: str, tools: list[Tool]) -> Agent:
 async def run_tools_encounter(
     state: TaskState, encounter: Encounter, factory: AgentFactory | None = None
 ) -> TaskState:
-    """Run the clinician agent until it submits or the turn budget is spent."""
+    """Run the clinician agent until it submits or the turn budget is spent.
+
+    The agent's conversation is the sample's messages on every exit, also when a limit, an
+    error or a cancellation stops it: as Inspect's ``as_solver()`` does, the state the agent
+    works on (``react()`` updates the one it is given) is copied back in a ``finally``.
+    """
     traj = encounter.trajectory
     tools = encounter_tools(encounter)
     instructions = render("tools_system", max_turns=traj.max_turns)
@@ -111,9 +123,14 @@ async def run_tools_encounter(
         state_label=traj.state_label,
         patient_status=traj.patient_status,
     )
-    agent_state = await clinician(AgentState(messages=[ChatMessageUser(content=opening)]))
-    state.messages = agent_state.messages
-    state.output = agent_state.output
+    agent_state = AgentState(messages=[ChatMessageUser(content=opening)])
+    with finish_on_exit(traj):
+        try:
+            agent_state = await clinician(agent_state)
+        finally:
+            state.messages = agent_state.messages
+            if agent_state.output:
+                state.output = agent_state.output
     if not encounter.over:
         traj.end = "turn_limit" if traj.turn_count >= traj.max_turns else "agent_stopped"
         traj.end_reason = "the clinician agent stopped before the encounter ended"

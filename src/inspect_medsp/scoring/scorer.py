@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
 from inspect_medsp.encounter.prompts import render
-from inspect_medsp.encounter.records import COMPLETE_ENDS, Trajectory
+from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.roles import Contract, generate_json
 from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from inspect_medsp.scoring.render import render_checklist, render_record
@@ -186,7 +186,7 @@ def medsp_rubric(
         chosen = traj.role_models.get("grader") or judge
         grader = str(get_model(role="grader", default=chosen))
         about = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
-        if traj.end not in COMPLETE_ENDS:
+        if not traj.complete:
             return unscored(
                 "encounter_incomplete",
                 f"the encounter did not finish ({traj.end}: "
