@@ -11,6 +11,17 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.report.models import ROLES, Problem, RoleHealth, RunLog, SampleResult
+from inspect_medsp.report.views import (
+    Breakdown,
+    SpecialtyScore,
+    StrategyCell,
+    TokenBin,
+    breakdowns,
+    specialty_sources,
+    strategy_cells,
+    token_bins,
+)
+from inspect_medsp.report.views import specialty_scores as views_specialty_scores
 from inspect_medsp.scoring.metrics import (
     KEYS,
     bootstrap_ci,
@@ -97,13 +108,6 @@ class MissedItem(BaseModel):
     scenarios: list[str]
 
 
-class SpecialtyScore(BaseModel):
-    group: str
-    specialty: str
-    mean: float
-    n: int
-
-
 class Analysis(BaseModel):
     """Everything the tables, charts and text are made from."""
 
@@ -112,6 +116,11 @@ class Analysis(BaseModel):
     health: list[RunHealth]
     missed: list[MissedItem]
     specialties: list[SpecialtyScore]
+    specialty_sources: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Scenarios by the source of their specialty label, per group."""
+    token_bins: list[TokenBin] = Field(default_factory=list)
+    breakdowns: list[Breakdown] = Field(default_factory=list)
+    strategy: list[StrategyCell] = Field(default_factory=list)
     shared_ids: list[str]
     flags: list[str]
     notes: list[str]
@@ -152,6 +161,10 @@ def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysi
         health=health,
         missed=[m for g in groups for m in missed_items(g)],
         specialties=[s for g in groups for s in specialty_scores(g)],
+        specialty_sources={g.label: specialty_sources(g.samples) for g in groups},
+        token_bins=token_bins([(g.label, g.samples) for g in groups]),
+        breakdowns=breakdowns([(g.label, g.samples) for g in groups]),
+        strategy=strategy_cells([(g.label, g.clinician, g.strategy, g.metrics) for g in groups]),
         shared_ids=shared,
         flags=flags,
         notes=notes,
@@ -318,15 +331,8 @@ def missed_items(group: GroupSummary) -> list[MissedItem]:
 
 
 def specialty_scores(group: GroupSummary) -> list[SpecialtyScore]:
-    """Mean overall completion of the group's scored samples by specialty."""
-    by: dict[str, list[float]] = defaultdict(list)
-    for sample in group.samples:
-        if sample.scored and "overall" in sample.values:
-            by[sample.specialty or "(unspecified)"].append(sample.values["overall"])
-    return [
-        SpecialtyScore(group=group.label, specialty=name, mean=sum(v) / len(v), n=len(v))
-        for name, v in sorted(by.items())
-    ]
+    """Macro completion of the group's scored samples by specialty, with 95% intervals."""
+    return views_specialty_scores(group.label, group.samples)
 
 
 def _scenarios(n: int) -> str:
