@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
+from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.data.rubrics import load_rubrics
@@ -39,7 +39,6 @@ from tests.test_report import (
     patient_script,
     png_size,
     read_csv,
-    scripted,
 )
 
 LABELS = {
@@ -72,10 +71,15 @@ def sized(
     return output
 
 
+CLINICIANS: dict[str, Script] = {}
+"""The scripted clinician of each run, by clinician name (filled by the fixture)."""
+
+
 def run(log_dir: Path, clin: str, specialties: Path, strategy: str) -> str:
+    CLINICIANS[clin] = Script(sized(clinician_script(KEYWORDS[clin])))
     logs = eval(
         medsp_demo(judge="mockllm/model", specialties=str(specialties), strategy=strategy),
-        model=scripted(f"mockllm/{clin}", sized(clinician_script(KEYWORDS[clin]))),
+        model=get_model(f"mockllm/{clin}", custom_outputs=CLINICIANS[clin], memoize=False),
         model_roles={
             "patient": Script(patient_script).model(),
             "environment": Script(environment_script).model(),
@@ -172,6 +176,14 @@ def test_input_length_bins_cover_every_sample(report_dir: Path) -> None:
             ]  # fmt: skip
             assert float(b["macro"]) == pytest.approx(sum(members) / len(members))
             assert int(b["n"]) == len(members)
+
+
+def test_clinician_input_tokens_are_what_the_clinician_read(report_dir: Path) -> None:
+    per = read_csv(report_dir / "per_scenario.csv")
+    for clin, script in CLINICIANS.items():
+        read = sum(sum(len(m.text) for m in call) // 4 for call in script.calls)
+        mine = [int(r["clinician_input_tokens"]) for r in per if clin in r["group"]]
+        assert len(mine) == 3 and sum(mine) == read
 
 
 def test_case_metadata_breakdown_matches_the_demo_metadata(report_dir: Path) -> None:
