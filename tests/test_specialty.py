@@ -292,3 +292,28 @@ def test_label_spellings(text: str, label: str | None) -> None:
 def test_paper_labels() -> None:
     assert len(SPECIALTIES) == 15 and SPECIALTIES[-1] == "Other"
     assert all(canonical(s) == s for s in SPECIALTIES)
+
+
+def test_file_from_another_data_revision_is_a_warning(
+    classified: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from inspect_medsp.data.dataset import load_records
+    from inspect_medsp.specialty import label_records
+    from tests.conftest import DEMO
+
+    data = json.loads(classified.read_text())
+    data["data_revision"] = "aaaa111"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    records, _ = load_records(DEMO / "scenarios", DEMO / "upstream", data_revision="bbbb222")
+
+    labelled, info = label_records(records, other, data_revision="bbbb222")
+
+    assert [r.scenario.metadata["specialty"] for r in labelled] == [
+        EXPECTED[r.id] for r in records
+    ]
+    assert info is not None and info["data_revision"] == "aaaa111"
+    warnings = [r.getMessage() for r in caplog.records if r.name == "inspect_medsp"]
+    assert len(warnings) == 1 and "aaaa111" in warnings[0] and "bbbb222" in warnings[0]
+    # only metadata changed: every role's packet is as before
+    assert [r.scenario.packets for r in labelled] == [r.scenario.packets for r in records]
