@@ -31,11 +31,13 @@ from inspect_medsp.data.scenarios import (
     discover_scenario_ids,
     load_scenario,
     mededportal_doi,
+    read_case_meta,
     read_packet,
     strip_deleted,
 )
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 from tests.conftest import DEMO, REPO
+from tests.support.tree import write_case_meta
 
 # --- the published rubrics -------------------------------------------------------------------
 
@@ -637,6 +639,71 @@ def test_clean_load_logs_the_count_line_at_info(
     assert [(r.levelno, r.getMessage()) for r in ours] == [
         (logging.INFO, "MedSP1000: 3 scenarios, 15 rubric items")
     ]
+
+
+def test_case_meta_file_reaches_sample_metadata(
+    hub_tree: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    data, upstream = hub_tree
+    write_case_meta(
+        data / CASE_A,
+        [
+            {"scenario_id": "scenario1", "scenario_title": "Cough and fever in a teacher",
+             "department": "Family Medicine", "urgency_level": "urgent",
+             "patient_gender": "Female", "patient_age": "34", "patient_race": "",
+             "patient_nationality": "", "injury_body_part": ""},
+            {"scenario_id": "scenario2", "department": "not loaded: no such scenario"},
+        ],
+    )  # fmt: skip
+    write_case_meta(
+        data / CASE_B,
+        [{"scenario_id": "3", "department": "Neurology clinic", "patient_age": "71 years",
+          "urgency_level": "  routine  "}],
+    )  # fmt: skip
+    broken = write_case_meta(data / CASE_C, '{"scenarios": [{"scenario_id": "scenario1",')
+    caplog.set_level(logging.INFO, logger="inspect_medsp")
+
+    task = medsp1000(data_dir=str(data), upstream_dir=str(upstream))
+
+    by_id = {s.id: s.metadata or {} for s in task.dataset}
+    assert sorted(by_id) == ALL_IDS  # the malformed file's scenario still loads
+    a, b, c = by_id[ID_A], by_id[ID_B], by_id[ID_C]
+    assert a["scenario_title"] == "Cough and fever in a teacher"
+    assert (a["department"], a["urgency_level"]) == ("Family Medicine", "urgent")
+    assert (a["patient_gender"], a["patient_age"]) == ("Female", "34")
+    assert "patient_race" not in a and "injury_body_part" not in a  # empty values left out
+    assert a["specialty"] == "Family Medicine"  # metadata.json is still read beside it
+    assert b["department"] == "Neurology clinic" and b["patient_age"] == "71 years"
+    assert b["urgency_level"] == "routine"
+    assert b["title"] == "Headache"
+    assert not any(k in c for k in ("department", "scenario_title", "patient_age"))
+    record_a = SampleRecord.model_validate(a[METADATA_KEY])
+    assert record_a.scenario.metadata["department"] == "Family Medicine"
+    warnings = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "inspect_medsp" and r.levelno == logging.WARNING
+    ]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(str(broken)) and "not valid JSON" in warnings[0]
+    assert "\n" not in warnings[0]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '["scenario1"]',
+        '{"scenarios": {"scenario1": {}}}',
+        '{"scenarios": [{"department": "no id"}]}',
+        '{"scenarios": ["scenario1"]}',
+    ],
+)
+def test_malformed_case_meta_is_one_named_warning(tmp_path: Path, body: str) -> None:
+    path = write_case_meta(tmp_path, body)
+    meta = read_case_meta(tmp_path)
+    assert meta.by_scenario == {}
+    assert meta.problem is not None and meta.problem.startswith(str(path))
+    assert "\n" not in meta.problem
 
 
 # --- no run-time dependence on ../shared; the bundled demo ---------------------------------

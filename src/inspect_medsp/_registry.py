@@ -3,6 +3,7 @@
 from inspect_medsp.scoring.epochs import medsp_epochs
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.scoring.unscored import UnscoredWarning
+from inspect_medsp.specialty.task import medsp_specialty
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 
 __all__ = [
@@ -12,4 +13,5 @@ __all__ = [
     "medsp_demo",
     "medsp_epochs",
     "medsp_rubric",
+    "medsp_specialty",
 ]

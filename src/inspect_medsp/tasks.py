@@ -21,6 +21,7 @@ from inspect_medsp.encounter.solver import (
 )
 from inspect_medsp.scoring.epochs import medsp_epochs
 from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import Strategy, StrategySettings, strategy_policy
 
 DEMO_PACKAGE = "inspect_medsp.data"
@@ -85,6 +86,7 @@ def medsp_task(
     cache: bool = False,
     data_revision: str | None = None,
     rubric_revision: str | None = None,
+    specialties: str | None = None,
 ) -> Task:
     """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
     records, report = load_records(
@@ -97,6 +99,7 @@ def medsp_task(
         rubric_revision=rubric_revision,
     )
     report.log()
+    records, specialty_file = label_records(records, specialties, data_revision)
     return Task(
         dataset=build_dataset(records, name=name),
         solver=_solver(protocol, judge, max_turns, settings, cache),
@@ -115,6 +118,7 @@ def medsp_task(
             "medsp_strategy": settings.model_dump(),
             "data_revision": data_revision,
             "rubric_revision": rubric_revision,
+            "medsp_specialties": specialty_file,
         },
         version="1.0.0",
     )
@@ -140,6 +144,7 @@ def _build(
     consensus_rounds: int,
     sample_temperature: float,
     fixed_temperature: float,
+    specialties: str | None = None,
 ) -> Task:
     """Resolve the sources (unless given as folders) and build the task."""
     settings = StrategySettings(
@@ -168,6 +173,7 @@ def _build(
         judge=judge,
         settings=settings,
         cache=cache,
+        specialties=specialties,
         **revisions,
     )
 
@@ -188,6 +194,7 @@ def medsp1000(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
+    specialties: str | None = None,
 ) -> Task:
     """MedSP1000: every scoreable scenario of the benchmark.
 
@@ -208,6 +215,8 @@ def medsp1000(
         consensus_rounds: Voting rounds for ``medagents``.
         sample_temperature: Temperature of ``bon`` candidates and ``medagents`` advice.
         fixed_temperature: Temperature of every role under ``single`` (and of selection).
+        specialties: A specialties file (from ``medsp-specialties``) whose labels go into
+            sample metadata; it must label every scenario.
     """
     return _build("MedSP1000", subset=False, **locals())
 
@@ -228,6 +237,7 @@ def medsp100(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
+    specialties: str | None = None,
 ) -> Task:
     """MedSP-Q100: the published 100-scenario quality-controlled subset.
 
@@ -249,6 +259,7 @@ def medsp_demo(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
+    specialties: str | None = None,
 ) -> Task:
     """Three original scenarios bundled with the package: try the harness with no download.
 

@@ -54,3 +54,11 @@ def write_marked_scenario(root: Path, case_id: str = "mededportal_4242") -> tupl
         json.dumps({"name": "t", "n_scenarios": 1, "scenarios": [f"{case_id}/scenario1"]})
     )
     return data, upstream
+
+
+def write_case_meta(case_dir: Path, entries: list[dict[str, str]] | str) -> Path:
+    """A ``phase1_scenarios_meta.json`` in ``case_dir``: the entries, or raw text as given."""
+    path = case_dir / "phase1_scenarios_meta.json"
+    body = entries if isinstance(entries, str) else json.dumps({"scenarios": entries})
+    path.write_text(body, encoding="utf-8")
+    return path

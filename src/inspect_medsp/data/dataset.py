@@ -13,7 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import COMPETENCIES, Competency, Rubric, SampleRecord
 from inspect_medsp.data.rubrics import RubricSet, load_rubrics, load_subset
-from inspect_medsp.data.scenarios import PacketError, discover_scenario_ids, load_scenario
+from inspect_medsp.data.scenarios import (
+    CaseMeta,
+    PacketError,
+    discover_scenario_ids,
+    load_scenario,
+    read_case_meta,
+)
 
 logger = logging.getLogger("inspect_medsp")
 
@@ -41,6 +47,8 @@ class LoadReport(BaseModel):
     items_by_competency: dict[Competency, int]
     excluded: dict[str, list[str]] = Field(default_factory=dict)
     details: dict[str, str] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+    """One line per input that loaded only in part (e.g. a malformed case metadata file)."""
 
     @classmethod
     def of(
@@ -72,7 +80,7 @@ class LoadReport(BaseModel):
 
     def warning_lines(self) -> list[str]:
         """One line per exclusion reason, naming every id (with the file's fault if known)."""
-        lines = []
+        lines = list(self.warnings)
         for reason, ids in self.excluded.items():
             if not ids:
                 continue
@@ -178,6 +186,7 @@ def load_records(
     excluded: dict[str, list[str]] = {r: [] for r in REASONS}
     details: dict[str, str] = {}
     records: list[SampleRecord] = []
+    case_meta: dict[str, CaseMeta] = {}
     for sid in ids:
         problem = rubric_set.problems.get(sid)
         rubric = rubric_set.rubrics.get(sid)
@@ -190,7 +199,10 @@ def load_records(
             excluded["no_rubric"].append(sid)
             continue
         try:
-            scenario = load_scenario(scenario_root, sid)
+            case_id = sid.split("/", 1)[0]
+            if case_id not in case_meta:
+                case_meta[case_id] = read_case_meta(scenario_root / case_id)
+            scenario = load_scenario(scenario_root, sid, case_meta[case_id])
         except PacketError as err:
             excluded["bad_packets"].append(sid)
             details[sid] = str(err)
@@ -208,6 +220,8 @@ def load_records(
         excluded["no_scenario"] = sorted(s for s in rubric_set.rubrics if s not in present)
 
     report = LoadReport.of(name, [r.rubric for r in records], excluded, details)
+    problems = [m.problem for m in case_meta.values() if m.problem is not None]
+    report = report.model_copy(update={"warnings": problems})
     if not records:
         raise MedSPDataError(
             f"{report.count_line()}: nothing left to score; check data_dir, upstream_dir "

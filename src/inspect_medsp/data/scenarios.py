@@ -1,8 +1,10 @@
 """Read scenario folders in the Hub layout into typed :class:`Scenario` records.
 
 Layout: ``<root>/<case_id>/<scenarioN>/<role>/*`` with the four role folders of
-:data:`ROLES`. Optional ``metadata.json`` files beside the role folders (or in the
-case folder) carry extra facts such as the specialty.
+:data:`ROLES`. Case metadata comes from ``phase1_scenarios_meta.json`` in the case folder
+(what the reference pipeline writes: title, department, urgency, patient facts per scenario)
+and from optional ``metadata.json`` files in the case folder and beside the role folders
+(which win, in that order).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import ROLES, Packets, Scenario
@@ -21,6 +25,18 @@ TEXT_SUFFIXES = frozenset(
 """File endings that count as a packet's text."""
 
 METADATA_FILE = "metadata.json"
+CASE_META_FILE = "phase1_scenarios_meta.json"
+CASE_META_FIELDS: tuple[str, ...] = (
+    "scenario_title",
+    "department",
+    "urgency_level",
+    "patient_gender",
+    "patient_age",
+    "patient_race",
+    "patient_nationality",
+    "injury_body_part",
+)
+"""Fields of ``phase1_scenarios_meta.json`` carried into sample metadata (non-empty only)."""
 SCENARIO_DIR = re.compile(r"^scenario\d+$")
 _STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
 _DOI_NUMBER = re.compile(
@@ -105,8 +121,66 @@ def read_metadata(scenario_dir: Path) -> dict[str, str]:
     return merged
 
 
-def load_scenario(root: Path, scenario_id: str) -> Scenario:
+class CaseMeta(BaseModel):
+    """What a case folder's ``phase1_scenarios_meta.json`` says, scenario by scenario."""
+
+    model_config = ConfigDict(frozen=True)
+
+    by_scenario: dict[str, dict[str, str]] = Field(default_factory=dict)
+    problem: str | None = None
+    """One line naming the file and its fault, when the file is present but unusable."""
+
+
+def _scenario_key(raw: object) -> str | None:
+    """``scenario3`` for ``"scenario3"``, ``"3"`` or ``3``; None for anything else."""
+    text = str(raw).strip() if isinstance(raw, str | int) else ""
+    if text.isdigit():
+        return f"scenario{int(text)}"
+    return text if SCENARIO_DIR.match(text) else None
+
+
+def read_case_meta(case_dir: Path) -> CaseMeta:
+    """Read ``<case_dir>/phase1_scenarios_meta.json`` (absent: empty; malformed: a problem).
+
+    The file is ``{"scenarios": [{"scenario_id": "scenario1" or "1", "department": ...}]}``;
+    values are free text and empty ones are left out. A malformed file never stops a load:
+    its fault comes back in ``problem`` and the scenarios load without it.
+    """
+    path = case_dir / CASE_META_FILE
+    if not path.is_file():
+        return CaseMeta()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except json.JSONDecodeError as err:
+        return CaseMeta(problem=f"{path}: not valid JSON ({err.msg}); case metadata ignored")
+    entries = data.get("scenarios") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return CaseMeta(
+            problem=f"{path}: expected {{\"scenarios\": [...]}}; case metadata ignored"
+        )
+    found: dict[str, dict[str, str]] = {}
+    for entry in entries:
+        key = _scenario_key(entry.get("scenario_id")) if isinstance(entry, dict) else None
+        if key is None or not isinstance(entry, dict):
+            return CaseMeta(
+                problem=f"{path}: an entry has no usable scenario_id (scenario1 or 1); "
+                "case metadata ignored"
+            )
+        found[key] = {
+            name: " ".join(str(entry[name]).split())
+            for name in CASE_META_FIELDS
+            if entry.get(name) is not None and str(entry[name]).strip()
+        }
+    return CaseMeta(by_scenario=found)
+
+
+def load_scenario(root: Path, scenario_id: str, case_meta: CaseMeta | None = None) -> Scenario:
     """Load one scenario ``<case_id>/<scenarioN>`` from a tree in the Hub layout.
+
+    Args:
+        root: Top of the tree.
+        scenario_id: ``<case_id>/<scenarioN>``.
+        case_meta: The case's ``phase1_scenarios_meta.json`` if already read (read when None).
 
     Raises:
         PacketError: A role folder is missing or empty.
@@ -114,7 +188,9 @@ def load_scenario(root: Path, scenario_id: str) -> Scenario:
     case_id, scenario = scenario_id.split("/", 1)
     scenario_dir = root / case_id / scenario
     packets = Packets(**{role: read_packet(scenario_dir / role) for role in ROLES})
-    metadata = read_metadata(scenario_dir)
+    if case_meta is None:
+        case_meta = read_case_meta(root / case_id)
+    metadata = {**case_meta.by_scenario.get(scenario, {}), **read_metadata(scenario_dir)}
     doi = mededportal_doi(case_id)
     if doi is not None:
         metadata.setdefault("source_url", doi)

@@ -11,9 +11,20 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.report.models import ROLES, Problem, RoleHealth, RunLog, SampleResult
+from inspect_medsp.report.rows import scenario_rows
+from inspect_medsp.report.views import (
+    Breakdown,
+    SpecialtyScore,
+    StrategyCell,
+    TokenBin,
+    breakdowns,
+    specialty_sources,
+    strategy_cells,
+    token_bins,
+)
+from inspect_medsp.report.views import specialty_scores as views_specialty_scores
 from inspect_medsp.scoring.metrics import (
     KEYS,
-    Row,
     bootstrap_ci,
     case_of,
     completion_summary,
@@ -103,13 +114,6 @@ class MissedItem(BaseModel):
     scenarios: list[str]
 
 
-class SpecialtyScore(BaseModel):
-    group: str
-    specialty: str
-    mean: float
-    n: int
-
-
 class Analysis(BaseModel):
     """Everything the tables, charts and text are made from."""
 
@@ -118,6 +122,11 @@ class Analysis(BaseModel):
     health: list[RunHealth]
     missed: list[MissedItem]
     specialties: list[SpecialtyScore]
+    specialty_sources: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Scenarios by the source of their specialty label, per group."""
+    token_bins: list[TokenBin] = Field(default_factory=list)
+    breakdowns: list[Breakdown] = Field(default_factory=list)
+    strategy: list[StrategyCell] = Field(default_factory=list)
     shared_ids: list[str]
     flags: list[str]
     notes: list[str]
@@ -158,6 +167,10 @@ def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysi
         health=health,
         missed=[m for g in groups for m in missed_items(g)],
         specialties=[s for g in groups for s in specialty_scores(g)],
+        specialty_sources={g.label: specialty_sources(g.samples) for g in groups},
+        token_bins=token_bins([(g.label, g.samples) for g in groups]),
+        breakdowns=breakdowns([(g.label, g.samples) for g in groups]),
+        strategy=strategy_cells([(g.label, g.clinician, g.strategy, g.metrics) for g in groups]),
         shared_ids=shared,
         flags=flags,
         notes=notes,
@@ -226,24 +239,6 @@ def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
         duplicates=sorted(duplicates),
         disagreement=disagreement,
     )
-
-
-def scenario_rows(samples: Sequence[SampleResult]) -> dict[str, list[Row]]:
-    """One row per scored scenario and key: its counts averaged over its scored epochs (as
-    the task's epoch reducer does), tagged with its case for the bootstrap."""
-    epochs: dict[str, list[SampleResult]] = defaultdict(list)
-    for s in samples:
-        if s.scored:
-            epochs[s.id].append(s)
-    rows: dict[str, list[Row]] = {key: [] for key in KEYS}
-    for sid, scored in sorted(epochs.items()):
-        for key in KEYS:
-            counts = [s.counts[key] for s in scored if key in s.counts]
-            if counts:
-                completed = sum(c for c, _ in counts) / len(counts)
-                total = sum(t for _, t in counts) / len(counts)
-                rows[key].append(Row(completed, total, scored[0].case_id or case_of(sid)))
-    return rows
 
 
 def pooled_metrics(samples: Sequence[SampleResult]) -> dict[str, float]:
@@ -349,15 +344,8 @@ def missed_items(group: GroupSummary) -> list[MissedItem]:
 
 
 def specialty_scores(group: GroupSummary) -> list[SpecialtyScore]:
-    """Mean overall completion of the group's scored samples by specialty."""
-    by: dict[str, list[float]] = defaultdict(list)
-    for sample in group.samples:
-        if sample.scored and "overall" in sample.values:
-            by[sample.specialty or "(unspecified)"].append(sample.values["overall"])
-    return [
-        SpecialtyScore(group=group.label, specialty=name, mean=sum(v) / len(v), n=len(v))
-        for name, v in sorted(by.items())
-    ]
+    """Macro completion of the group's scored samples by specialty, with 95% intervals."""
+    return views_specialty_scores(group.label, group.samples)
 
 
 def _scenarios(n: int) -> str:

@@ -51,6 +51,7 @@ def write_report(
         raise ValueError(f"unknown format {', '.join(unknown)}: use md and/or html")
     try:
         from inspect_medsp.report.charts import competency_chart, distribution_chart
+        from inspect_medsp.report.figures import paper_figures
     except ImportError as err:
         raise ImportError(INSTALL_HINT) from err
 
@@ -64,6 +65,7 @@ def write_report(
     written = [
         competency_chart(analysis.groups, folder / CHART_COMPETENCIES),
         distribution_chart(analysis.groups, folder / CHART_DISTRIBUTION),
+        *paper_figures(analysis, folder),
     ]
     written += [write_csv(t, folder) for t in all_tables(analysis)]
     markdown = render_markdown(analysis)

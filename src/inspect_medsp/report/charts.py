@@ -1,8 +1,9 @@
-"""The two PNG charts: competency profile and per-scenario completion.
+"""The competency bars and the per-scenario distribution, and the style every chart shares.
 
 Matplotlib's object API with the Agg canvas is used directly, so nothing global (pyplot's
-backend, open figures) is touched. Groups differ by hatch and marker as well as colour, and
-every bar carries its value, so the charts read in greyscale too.
+backend, open figures) is touched. Each clinician model keeps one colour in every figure
+(:func:`styles`); groups also differ by hatch, marker and line style, and every bar carries
+its value, so the charts read in greyscale too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import inspect
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -24,15 +25,36 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 """Okabe-Ito colours, safe for the common colour-vision deficiencies."""
 HATCHES = ("//", "\\\\", "..", "xx", "oo", "--", "++", "**")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", ":", "-.")
 DPI = 100
 MAX_INCHES = 40.0
 
 
-def _style(i: int) -> tuple[str, str, str]:
-    return PALETTE[i % len(PALETTE)], HATCHES[i % len(HATCHES)], MARKERS[i % len(MARKERS)]
+class Style(NamedTuple):
+    """How one group is drawn: its clinician's colour, and its own hatch, marker and line."""
+
+    colour: str
+    hatch: str
+    marker: str
+    line: str
 
 
-def _wrap(label: str, width: int = 28) -> str:
+def styles(groups: Sequence[GroupSummary]) -> dict[str, Style]:
+    """Style by group label: colour by clinician model (alphabetical, so the same set of
+    models gets the same colours in every report), hatch/marker/line by group position."""
+    models = sorted({g.clinician for g in groups})
+    return {
+        g.label: Style(
+            PALETTE[models.index(g.clinician) % len(PALETTE)],
+            HATCHES[i % len(HATCHES)],
+            MARKERS[i % len(MARKERS)],
+            LINESTYLES[i % len(LINESTYLES)],
+        )
+        for i, g in enumerate(groups)
+    }
+
+
+def wrap(label: str, width: int = 28) -> str:
     return textwrap.fill(label, width, break_long_words=True, break_on_hyphens=False)
 
 
@@ -43,7 +65,8 @@ def _horizontal() -> dict[str, Any]:
     return {"vert": False}
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save(fig: Figure, path: Path) -> Path:
+    """Render ``fig`` to a PNG at ``path``."""
     FigureCanvasAgg(fig)
     fig.savefig(path, dpi=DPI, format="png")
     return path
@@ -57,10 +80,11 @@ def competency_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
     ax = fig.add_subplot()
     bar = 0.8 / n
     small = n > 4
+    look = styles(groups)
     for gi, group in enumerate(groups):
-        colour, hatch, _ = _style(gi)
+        colour, hatch = look[group.label].colour, look[group.label].hatch
         overall = group.metric("macro")
-        name = _wrap(group.label, 40)
+        name = wrap(group.label, 40)
         if overall is not None:
             name += f"\noverall {overall * 100:.1f}%"
         if group.flagged:
@@ -83,7 +107,7 @@ def competency_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
     ax.yaxis.grid(True, linestyle=":", linewidth=0.6)
     ax.set_axisbelow(True)
     fig.legend(loc="outside lower center", ncols=min(2, n), fontsize=8, frameon=False)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def distribution_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
@@ -94,12 +118,13 @@ def distribution_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
     ax = fig.add_subplot()
     positions = list(range(n, 0, -1))
     labels: list[str] = []
+    look = styles(groups)
     for gi, group in enumerate(groups):
-        colour, _, marker = _style(gi)
+        colour, marker = look[group.label].colour, look[group.label].marker
         values = [s.values["overall"] * 100 for s in group.samples if "overall" in s.values]
         y = positions[gi]
         labels.append(
-            _wrap(group.label) + f"\n(n={len(values)}{', unhealthy run' if group.flagged else ''})"
+            wrap(group.label) + f"\n(n={len(values)}{', unhealthy run' if group.flagged else ''})"
         )
         if not values:
             ax.text(50, y, "no scored scenarios", ha="center", va="center", fontsize=9)
@@ -120,4 +145,4 @@ def distribution_chart(groups: Sequence[GroupSummary], path: Path) -> Path:
     ax.set_title("Per-scenario completion (box: quartiles and median; markers: scenarios)")
     ax.xaxis.grid(True, linestyle=":", linewidth=0.6)
     ax.set_axisbelow(True)
-    return _save(fig, path)
+    return save(fig, path)

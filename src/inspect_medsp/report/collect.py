@@ -14,6 +14,7 @@ from inspect_ai.log import (
     read_eval_log_samples,
 )
 
+from inspect_medsp.data.scenarios import CASE_META_FIELDS
 from inspect_medsp.report.models import (
     ROLES,
     ItemOutcome,
@@ -146,6 +147,9 @@ def read_sample(sample: EvalSample) -> SampleResult:
         epoch=sample.epoch,
         case_id=str(metadata.get("case_id", str(sample.id).split("/")[0])),
         specialty=_text_or_none(metadata.get("specialty")),
+        specialty_source=_text_or_none(metadata.get("specialty_source")),
+        case_meta={k: str(metadata[k]) for k in CASE_META_FIELDS if metadata.get(k)},
+        clinician_input_tokens=_clinician_input(sample),
         error=sample.error.message if sample.error is not None else None,
         end=_text_or_none(store.get("Trajectory:end")),
         turns=_int_or_none(store.get("Trajectory:turn_count")),
@@ -189,6 +193,23 @@ def _tokens(sample: EvalSample) -> dict[str, int]:
     if everything or roles:
         roles.setdefault("clinician", max(0, everything - sum(roles.values())))
     return roles
+
+
+def _clinician_input(sample: EvalSample) -> int | None:
+    """Input tokens of the model without a role (the clinician): all models' less the roles'.
+
+    None when the log records no model usage for the sample.
+    """
+    if not sample.model_usage:
+        return None
+
+    def read(usage: Any) -> int:
+        cached = (usage.input_tokens_cache_read or 0) + (usage.input_tokens_cache_write or 0)
+        return int(usage.input_tokens) + int(cached)
+
+    everything = sum(read(u) for u in sample.model_usage.values())
+    roles = sum(read(u) for u in (sample.role_usage or {}).values())
+    return max(0, everything - roles)
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -51,6 +51,10 @@ class SampleResult(BaseModel):
     epoch: int = 1
     case_id: str = ""
     specialty: str | None = None
+    specialty_source: str | None = None
+    """``data`` or the model that classified the scenario (None when it has no specialty)."""
+    case_meta: dict[str, str] = Field(default_factory=dict)
+    """Case metadata the sample carries (department, urgency, patient facts), non-empty only."""
     error: str | None = None
     scored: bool = False
     unscored: str | None = None
@@ -67,6 +71,8 @@ class SampleResult(BaseModel):
     health: dict[str, RoleHealth] = Field(default_factory=dict)
     tokens: dict[str, int] = Field(default_factory=dict)
     """Total tokens by role; ``clinician`` is what the roles' usage leaves of the whole."""
+    clinician_input_tokens: int | None = None
+    """Input tokens the clinician model read over the encounter (cache reads included)."""
 
 
 class RunLog(BaseModel):

@@ -10,20 +10,41 @@ from markdown_it import MarkdownIt
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis, RunHealth
 from inspect_medsp.report.models import ROLES
+from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
 
 TOP_MISSED = 10
 """Most-missed items listed per group in the text (the CSV has them all)."""
 
 CHART_COMPETENCIES = "competencies.png"
 CHART_DISTRIBUTION = "distribution.png"
+CHART_RADAR = "radar.png"
+CHART_SPECIALTIES = "specialties.png"
+CHART_TOKENS = "input_length.png"
+CHART_STRATEGY = "strategy_competency.png"
+CHART_BREAKDOWNS = "case_metadata.png"
 CSV_FILES = (
     "leaderboard.csv",
     "competencies.csv",
     "missed_items.csv",
     "specialties.csv",
+    "input_length.csv",
+    "case_metadata.csv",
+    "strategy_competency.csv",
     "health.csv",
     "per_scenario.csv",
 )
+
+
+def paper_charts(analysis: Analysis) -> list[str]:
+    """The figures beyond the two basic charts that this analysis has data for, in order."""
+    present = {
+        CHART_RADAR: True,
+        CHART_SPECIALTIES: bool(analysis.specialties),
+        CHART_TOKENS: bool(analysis.token_bins),
+        CHART_STRATEGY: bool(analysis.strategy),
+        CHART_BREAKDOWNS: bool(analysis.breakdowns),
+    }
+    return [name for name, wanted in present.items() if wanted]
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*[]<>|"})
 
@@ -79,11 +100,15 @@ def render_markdown(analysis: Analysis, charts: bool = True) -> str:
     out += _comparison(analysis)
     out += _profile(analysis, charts)
     out += _gaps(analysis)
-    out += _specialties(analysis)
+    out += _specialties(analysis, charts)
+    out += _input_length(analysis, charts)
+    out += _strategy(analysis, charts)
+    out += _case_metadata(analysis, charts)
     out += _health(analysis)
     out += ["## Files", ""]
     if charts:
-        out += [f"- [{name}]({name})" for name in (CHART_COMPETENCIES, CHART_DISTRIBUTION)]
+        names = (CHART_COMPETENCIES, CHART_DISTRIBUTION, *paper_charts(analysis))
+        out += [f"- [{name}]({name})" for name in names]
     out += [f"- [{name}]({name})" for name in CSV_FILES]
     out += ["", "Runs read:", ""]
     out += [
@@ -176,6 +201,8 @@ def _profile(analysis: Analysis, charts: bool) -> list[str]:
             "",
             f"![Per-scenario overall completion per clinician]({CHART_DISTRIBUTION})",
             "",
+            f"![Competency radar per clinician]({CHART_RADAR})",
+            "",
         ]
     header = ["Competency", *[esc(g.label) for g in analysis.groups]]
     rows = []
@@ -229,20 +256,135 @@ def _gaps(analysis: Analysis) -> list[str]:
     return out
 
 
-def _specialties(analysis: Analysis) -> list[str]:
-    out = ["## Mean overall completion by specialty", ""]
+def _cell(c: Breakdown | TokenBin | None) -> str:
+    """Macro [interval] (n=scenarios for a breakdown, samples for a token bin)."""
+    if c is None:
+        return "n/a"
+    count = c.scenarios if isinstance(c, Breakdown) else c.n
+    return f"{with_ci(c.macro, c.ci_low, c.ci_high)} (n={count})"
+
+
+def _sources(analysis: Analysis) -> list[str]:
+    """Where each group's specialty labels came from, one line per group."""
+    lines = []
+    for g in analysis.groups:
+        counts = analysis.specialty_sources.get(g.label, {})
+        parts = []
+        for source, n in sorted(counts.items()):
+            what = "scenarios" if n != 1 else "scenario"
+            if source == "data":
+                parts.append(f"{n} {what} from the data's own metadata")
+            elif source == "none":
+                parts.append(f"{n} {what} without a specialty (unspecified)")
+            else:
+                parts.append(f"{n} {what} classified by {source}")
+        lines.append(f"- {esc(g.label)}: {esc('; '.join(parts) or 'no scenarios')}")
+    return [*lines, ""]
+
+
+def _specialties(analysis: Analysis, charts: bool) -> list[str]:
+    out = ["## Completion by specialty", ""]
     names = sorted({s.specialty for s in analysis.specialties})
     if not names:
         return [*out, "No scored scenarios.", ""]
+    out += ["Where the specialty labels came from:", "", *_sources(analysis)]
+    if charts:
+        out += [f"![Macro completion by specialty per clinician]({CHART_SPECIALTIES})", ""]
+    out.append(
+        "Macro completion with its 95% bootstrap interval and the number of scored scenarios. "
+        f"Specialties with fewer than {SMALL_SPECIALTY} scenarios are marked ⚠ (shaded in the "
+        "figure): their intervals are wide and the numbers are easily moved by one scenario."
+    )
+    out.append("")
     found = {(s.group, s.specialty): s for s in analysis.specialties}
     rows = []
     for name in names:
         cells = []
+        small = False
         for g in analysis.groups:
             s = found.get((g.label, name))
-            cells.append("n/a" if s is None else f"{pct(s.mean)} (n={s.n})")
-        rows.append([esc(name), *cells])
+            small = small or (s is not None and s.small)
+            cells.append(
+                "n/a"
+                if s is None
+                else f"{with_ci(s.mean, s.ci_low, s.ci_high)} (n={s.scenarios})"
+            )
+        rows.append([esc(name) + (" ⚠" if small else ""), *cells])
     out += table(["Specialty", *[esc(g.label) for g in analysis.groups]], rows)
+    return out
+
+
+def _input_length(analysis: Analysis, charts: bool) -> list[str]:
+    out = ["## Completion by encounter length", ""]
+    if not analysis.token_bins:
+        return [
+            *out,
+            "The logs record no model usage per sample, so the clinician's input length is "
+            "unknown.",
+            "",
+        ]
+    out.append(
+        "The clinician's input tokens per encounter (every call of the model under test, "
+        "cached input included: the sample's model usage less the other roles' usage), in "
+        "bins of equal counts over all runs; macro completion per bin with its 95% interval."
+    )
+    out.append("")
+    if charts:
+        out += [f"![Completion by the clinician's input length]({CHART_TOKENS})", ""]
+    bins = sorted({(b.bin, b.low_k, b.high_k) for b in analysis.token_bins})
+    found = {(b.group, b.bin): b for b in analysis.token_bins}
+    ranges = bin_ranges([low for _, low, _ in bins] + [bins[-1][2]])
+    rows = [
+        [f"{r}k", *[_cell(found.get((g.label, k))) for g in analysis.groups]]
+        for (k, _, _), r in zip(bins, ranges, strict=True)
+    ]
+    out += table(["Input tokens", *[esc(g.label) for g in analysis.groups]], rows)
+    missing = sum(
+        s.scored and s.clinician_input_tokens is None for g in analysis.groups for s in g.samples
+    )
+    if missing:
+        out += [f"{missing} scored samples have no usage record and are not in this view.", ""]
+    return out
+
+
+def _strategy(analysis: Analysis, charts: bool) -> list[str]:
+    if not analysis.strategy:
+        return []
+    out = ["## Strategy by competency", ""]
+    if charts:
+        out += [f"![Macro completion by strategy and competency]({CHART_STRATEGY})", ""]
+    columns = list(dict.fromkeys(c.competency for c in analysis.strategy))
+    found = {(c.group, c.competency): c.macro for c in analysis.strategy}
+    first = {c.group: c for c in analysis.strategy}
+    rows = [
+        [esc(c.strategy), esc(c.clinician), *[pct(found.get((g, k))) for k in columns]]
+        for g, c in first.items()
+    ]
+    out += table(["Strategy", "Clinician", *columns], rows)
+    return out
+
+
+def _case_metadata(analysis: Analysis, charts: bool) -> list[str]:
+    if not analysis.breakdowns:
+        return []
+    out = ["## Completion by case metadata", ""]
+    out.append(
+        "From the case metadata the scenarios carry (phase1_scenarios_meta.json): macro "
+        "completion with its 95% interval and the number of scored scenarios per category. "
+        "Scenarios without the field are counted under (not given)."
+    )
+    out.append("")
+    if charts:
+        out += [f"![Completion by case metadata]({CHART_BREAKDOWNS})", ""]
+    found = {(b.group, b.field, b.category): b for b in analysis.breakdowns}
+    for field in dict.fromkeys(b.field for b in analysis.breakdowns):
+        out += [f"### By {field}", ""]
+        cats = dict.fromkeys(b.category for b in analysis.breakdowns if b.field == field)
+        rows = [
+            [esc(c), *[_cell(found.get((g.label, field, c))) for g in analysis.groups]]
+            for c in cats
+        ]
+        out += table([field.capitalize(), *[esc(g.label) for g in analysis.groups]], rows)
     return out
 
 

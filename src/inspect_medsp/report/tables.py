@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data.scenarios import CASE_META_FIELDS
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.models import ROLES
 
@@ -82,8 +83,46 @@ def missed_items(analysis: Analysis) -> Table:
 
 
 def specialties(analysis: Analysis) -> Table:
-    rows: list[list[Cell]] = [[s.group, s.specialty, s.mean, s.n] for s in analysis.specialties]
-    return Table(name="specialties", columns=["group", "specialty", "mean_overall", "n"], rows=rows)
+    """``mean_overall`` is the macro of specialties.png; ``n`` counts samples (with epochs)."""
+    columns = ["group", "specialty", "mean_overall", "ci_low", "ci_high", "n", "scenarios",
+               "cases", "small", "source"]  # fmt: skip
+    rows: list[list[Cell]] = [
+        [s.group, s.specialty, s.mean, s.ci_low, s.ci_high, s.n, s.scenarios, s.cases, s.small,
+         s.sources]
+        for s in analysis.specialties
+    ]  # fmt: skip
+    return Table(name="specialties", columns=columns, rows=rows)
+
+
+def input_length(analysis: Analysis) -> Table:
+    """The points of input_length.png."""
+    columns = ["group", "bin", "tokens_low_k", "tokens_high_k", "tokens_mean_k", "n", "macro",
+               "ci_low", "ci_high"]  # fmt: skip
+    rows: list[list[Cell]] = [
+        [b.group, b.bin, b.low_k, b.high_k, b.mean_k, b.n, b.macro, b.ci_low, b.ci_high]
+        for b in analysis.token_bins
+    ]
+    return Table(name="input_length", columns=columns, rows=rows)
+
+
+def case_metadata(analysis: Analysis) -> Table:
+    """The points of case_metadata.png."""
+    columns = ["group", "field", "category", "n", "scenarios", "cases", "macro", "ci_low",
+               "ci_high"]  # fmt: skip
+    rows: list[list[Cell]] = [
+        [b.group, b.field, b.category, b.n, b.scenarios, b.cases, b.macro, b.ci_low, b.ci_high]
+        for b in analysis.breakdowns
+    ]
+    return Table(name="case_metadata", columns=columns, rows=rows)
+
+
+def strategy_competency(analysis: Analysis) -> Table:
+    """The cells of strategy_competency.png (empty unless the runs differ by strategy)."""
+    rows: list[list[Cell]] = [
+        [c.group, c.clinician, c.strategy, c.competency, c.macro] for c in analysis.strategy
+    ]
+    columns = ["group", "clinician", "strategy", "competency", "macro"]
+    return Table(name="strategy_competency", columns=columns, rows=rows)
 
 
 def health(analysis: Analysis) -> Table:
@@ -118,6 +157,7 @@ def per_scenario(analysis: Analysis) -> Table:
         "group", "run", "id", "epoch", "case_id", "specialty", "scored", "error", "overall",
         *COMPETENCIES, "completed", "total", "unjudged", "end", "turns",
         *[f"tokens_{r}" for r in token_roles],
+        "specialty_source", "clinician_input_tokens", *CASE_META_FIELDS,
     ]  # fmt: skip
     rows: list[list[Cell]] = []
     for run in analysis.runs:
@@ -129,6 +169,8 @@ def per_scenario(analysis: Analysis) -> Table:
                     s.error, s.values.get("overall"), *[s.values.get(c) for c in COMPETENCIES],
                     completed, total, s.unjudged if s.scored else None, s.end, s.turns,
                     *[s.tokens.get(r) for r in token_roles],
+                    s.specialty_source, s.clinician_input_tokens,
+                    *[s.case_meta.get(k) for k in CASE_META_FIELDS],
                 ]
             )  # fmt: skip
     return Table(name="per_scenario", columns=columns, rows=rows)
@@ -146,6 +188,9 @@ def all_tables(analysis: Analysis) -> list[Table]:
         competencies(analysis),
         missed_items(analysis),
         specialties(analysis),
+        input_length(analysis),
+        case_metadata(analysis),
+        strategy_competency(analysis),
         health(analysis),
         per_scenario(analysis),
     ]
