@@ -97,9 +97,7 @@ def test_readme_demo_line_scores_offline_from_a_fresh_home(tmp_path: Path) -> No
         assert 0 < score.value["overall"] < 1
         assert "✓" in str(score.explanation) and "✗" in str(score.explanation)
         traj = Trajectory(store=Store(sample.store))
-        assert traj.role_models == dict.fromkeys(
-            ("clinician", "patient", "environment"), SCRIPTED
-        )
+        assert traj.role_models == dict.fromkeys(("clinician", "patient", "environment"), SCRIPTED)
         assert traj.end == "should_end" and len(traj.state_history) >= 3
         assert all(h.clean == traj.turn_count for h in traj.health.values())
         # its own token count, reported per role
@@ -174,9 +172,7 @@ def test_every_demo_scenario_has_a_script_covering_its_rubric() -> None:
     assert set(scripts) == {r.id for r in demo_records()}
     for record in demo_records():
         script = scripts[record.id]
-        keyed = {
-            (c, int(k.strip("[]"))) for c, section in script.grader.items() for k in section
-        }
+        keyed = {(c, int(k.strip("[]"))) for c, section in script.grader.items() for k in section}
         assert keyed == {(i.competency, i.number) for i in record.rubric.items()}, record.id
         assert set(script.grader) <= set(COMPETENCIES)
         assert script.turns[-1].environment.should_end
