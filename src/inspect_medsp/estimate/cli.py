@@ -184,7 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         selection = build(args.task, task_args)
         models = role_models(selection, args.model, roles)
     except (PrerequisiteError, ValueError, TypeError) as err:
-        message = err.message if isinstance(err, PrerequisiteError) else str(err)
+        if isinstance(err, PrerequisiteError):
+            message = str(err.message)
+        else:  # raised while building the task: name what it was given
+            given = " ".join(f"-T {a}" for a in args.task_args)
+            message = f"{args.task} {given}: {err}"
         print(f"medsp-estimate: {' '.join(str(message).split())}", file=sys.stderr)
         return 2
     estimate = estimate_records(

@@ -97,14 +97,15 @@ def recognise(messages: list[ChatMessage]) -> Call:
     best: tuple[float, ScriptedRole, SampleRecord] | None = None
     for record in demo_records():
         packets = record.scenario.packets
-        for role, packet in (
+        own: tuple[tuple[ScriptedRole, str], ...] = (
             ("clinician", packets.examinee),
             ("patient", packets.sp_actor),
             ("environment", packets.environment_controller),
-        ):
+        )
+        for role, packet in own:
             share = _share(_lines(packet), opening)
             if share >= MATCH_SHARE and (best is None or share > best[0]):
-                best = (share, role, record)  # type: ignore[assignment]
+                best = (share, role, record)
     if best is None:
         raise NoScriptError(
             f"medsp/scripted has no script for {_name(messages)}: only the three bundled demo "
