@@ -118,22 +118,40 @@ def test_strategies_add_their_extra_calls(capsys: pytest.CaptureFixture[str]) ->
         (["medsp_demo", "--model-cost-config", "{bad}"], "not a YAML or JSON mapping"),
         (["medsp_demo", "--model-cost-config", "{fields}"], "output: field required"),
         (["medsp_demo", "--turns", "0"], "--turns 0: use a whole number of 1 or more"),
+        (["medsp_demo", "--model-role", "judge=x"], "--model-role judge: roles are patient"),
     ],
 )
 def test_bad_input_is_one_line_and_a_nonzero_exit(
-    tmp_path: Path, args: list[str], message: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
 ) -> None:
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "{bad}").write_text("openai/gpt-5.5: [input: 1\n")
     (tmp_path / "{fields}").write_text("openai/gpt-5.5: {input: 1.0}\n")
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], err
+
+
+def test_console_script_bad_price_file_has_no_traceback(tmp_path: Path) -> None:
+    (tmp_path / "prices.yaml").write_text("openai/gpt-5.5: 5 dollars\n")
     proc = subprocess.run(
-        [str(Path(sys.executable).parent / "medsp-estimate"), *args],
+        [
+            str(Path(sys.executable).parent / "medsp-estimate"),
+            "medsp_demo",
+            "--model-cost-config",
+            "prices.yaml",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and message in lines[0], proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("medsp-estimate: --model-cost-config prices.yaml: openai/gpt-5.5")
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

@@ -57,7 +57,6 @@ class Assumptions(BaseModel):
     """A selection, specialty list or vote reply."""
     advice: int = 600
     """One specialist's advice."""
-    retries: int = 0
 
     def size(self, chars: int) -> int:
         """A reply size scaled by ``reply_scale``."""
