@@ -395,7 +395,8 @@ def test_malformed_replies_are_recovered_or_degraded(log_dir: str) -> None:
 
 
 def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
-    """The README's offline smoke command: every role degrades visibly, the run completes."""
+    """Inspect's plain mock model through the CLI: every role degrades visibly, the run
+    completes."""
     logs = tmp_path / "logs"
     proc = subprocess.run(
         [

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from inspect_medsp.report.analysis import Analysis, analyse
+from inspect_medsp.report.bill import bill_markdown
 from inspect_medsp.report.collect import collect
 from inspect_medsp.report.models import Problem
 from inspect_medsp.report.render import (
@@ -68,7 +69,7 @@ def write_report(
         *paper_figures(analysis, folder),
     ]
     written += [write_csv(t, folder) for t in all_tables(analysis)]
-    markdown = render_markdown(analysis)
+    markdown = render_markdown(analysis) + bill_markdown(analysis.runs)
     md_path = folder / "report.md"
     md_path.write_text(markdown, encoding="utf-8")
     written.append(md_path)

@@ -1,0 +1,206 @@
+"""``medsp-estimate TASK [-T name=value ...]``: calls, tokens and cost per role, before a run."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai._util.config import parse_cli_args
+from inspect_ai._util.error import PrerequisiteError
+from inspect_ai.model import ModelCost
+
+from inspect_medsp.estimate.model import ROLES, Assumptions, Estimate, estimate_records
+from inspect_medsp.estimate.prices import cost, load_prices
+from inspect_medsp.estimate.selection import TASKS, Selection, from_rubrics, from_task
+from inspect_medsp.tokens import CHARS_PER_TOKEN
+
+ROLE_LABELS = {"strategy": "strategy extras"}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="medsp-estimate",
+        description=(
+            "Estimate the model calls, tokens and (given prices) cost of a MedSP run per role, "
+            "before running it."
+        ),
+    )
+    p.add_argument("task", help=f"one of {', '.join(TASKS)} (optionally inspect_medsp/...)")
+    p.add_argument(
+        "-T",
+        dest="task_args",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a task parameter, as for inspect eval (data_dir, scenarios, max_turns, ...)",
+    )
+    p.add_argument("--model", default=None, help="the model under test (the clinician)")
+    p.add_argument(
+        "--model-role",
+        action="append",
+        default=[],
+        metavar="ROLE=MODEL",
+        help="the model of patient, environment or grader (default: the task's judge)",
+    )
+    p.add_argument(
+        "--model-cost-config",
+        default=None,
+        metavar="FILE",
+        help="prices in Inspect's --model-cost-config format (YAML or JSON, $ per 1M tokens)",
+    )
+    p.add_argument(
+        "--turns",
+        type=int,
+        default=None,
+        help="turns per encounter to assume (default: max_turns, an upper bound)",
+    )
+    p.add_argument(
+        "--reply-scale",
+        type=float,
+        default=1.0,
+        help="multiply the assumed reply sizes (wordier models: 1.5, 2, ...)",
+    )
+    p.add_argument(
+        "--assume-packets",
+        choices=["demo"],
+        default=None,
+        help="without the scenario data: take packets the mean size of the demo packets",
+    )
+    return p
+
+
+def _pairs(values: Sequence[str], flag: str) -> dict[str, Any]:
+    """``name=value`` options; ``-T`` values parsed as ``inspect eval -T`` parses them."""
+    for value in values:
+        key, sep, _ = value.partition("=")
+        if not sep or not key.strip():
+            raise PrerequisiteError(f"{flag} {value!r}: write it as name=value")
+    if flag == "-T":
+        return parse_cli_args(list(values))
+    return {k.strip(): v for k, _, v in (value.partition("=") for value in values)}
+
+
+def role_models(selection: Selection, model: str | None, roles: dict[str, str]) -> dict[str, str]:
+    """The model of every row: ``--model`` for the clinician and its strategy, else the
+    ``--model-role`` binding or the task's judge."""
+    unknown = set(roles) - {"patient", "environment", "grader"}
+    if unknown:
+        raise PrerequisiteError(
+            f"--model-role {sorted(unknown)[0]}: roles are patient, environment and grader"
+        )
+    clinician = model or "(unset)"
+    return {
+        "clinician": clinician,
+        "strategy": clinician,
+        **{r: roles.get(r, selection.judge) for r in ("patient", "environment", "grader")},
+    }
+
+
+def render(
+    selection: Selection,
+    estimate: Estimate,
+    models: dict[str, str],
+    prices: dict[str, ModelCost] | None,
+) -> str:
+    """The estimate as a table with its assumptions."""
+    a = estimate.assumptions
+    s = estimate.strategy
+    strategy: str = s.strategy
+    if strategy == "bon":
+        strategy += f" (n={s.n})"
+    elif strategy == "medagents":
+        strategy += f" (experts={s.experts}, consensus_rounds={s.consensus_rounds})"
+    turns = (
+        f"{estimate.turns} turns per encounter (assumed with --turns)"
+        if a.turns
+        else f"{estimate.turns} turns per encounter (max_turns: every encounter runs to the "
+        "limit, an upper bound)"
+    )
+    lines = [
+        f"ESTIMATE for {selection.name}: {estimate.scenarios} scenarios, {estimate.items} rubric "
+        f"items; strategy {strategy}; {turns}",
+        *([selection.note] if selection.note else []),
+        "",
+    ]
+    header = f"{'role':<17}{'model':<26}{'calls':>9}{'input tokens':>15}{'output tokens':>15}"
+    if prices is not None:
+        header += f"{'cost USD':>11}"
+    lines.append(header)
+    total_cost: float | None = 0.0
+    missing: list[str] = []
+    for role in (*ROLES, "total"):
+        row = estimate.total if role == "total" else estimate.roles[role]
+        if role == "strategy" and row.calls == 0:
+            continue
+        model = "" if role == "total" else models[role]
+        line = (
+            f"{ROLE_LABELS.get(role, role):<17}{model:<26}{row.calls:>9,}"
+            f"{row.input_tokens:>15,}{row.output_tokens:>15,}"
+        )
+        if prices is not None:
+            if role == "total":
+                line += f"{total_cost:>11,.2f}" if total_cost is not None else f"{'n/a':>11}"
+            elif model in prices:
+                dollars = cost(row, prices[model])
+                line += f"{dollars:>11,.2f}"
+                total_cost = None if total_cost is None else total_cost + dollars
+            else:
+                line += f"{'n/a':>11}"
+                total_cost = None
+                missing.append(model)
+        lines.append(line)
+    lines += [
+        "",
+        f"Assumed: {CHARS_PER_TOKEN:g} characters per token; packet sizes from "
+        f"{selection.packets}; replies of the demo scripts' mean size x{a.reply_scale:g} "
+        f"(clinician {a.size(a.clinician_reply)}, patient {a.size(a.patient_reply)}, "
+        f"environment {a.size(a.environment_reply)} characters, grader "
+        f"{a.size(a.grader_per_item)} per item); no retries; no hidden reasoning tokens.",
+    ]
+    if prices is not None:
+        lines.append("Cost at list input and output prices, without prompt-cache discounts.")
+    for model in sorted(set(missing)):
+        lines.append(f"No price for {model} in --model-cost-config: its cost is n/a.")
+    if selection.protocol != "turns":
+        lines.append(f"protocol={selection.protocol}: estimated as for the turns protocol.")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the estimate; one line and exit 2 on bad input."""
+    args = parser().parse_args(argv)
+    try:
+        task_args = _pairs(args.task_args, "-T")
+        roles = _pairs(args.model_role, "--model-role")
+        prices = load_prices(args.model_cost_config) if args.model_cost_config else None
+        if args.turns is not None and args.turns < 1:
+            raise PrerequisiteError(f"--turns {args.turns}: use a whole number of 1 or more")
+        if args.reply_scale <= 0:
+            raise PrerequisiteError(f"--reply-scale {args.reply_scale}: use a number above 0")
+        build = from_rubrics if args.assume_packets == "demo" else from_task
+        selection = build(args.task, task_args)
+        models = role_models(selection, args.model, roles)
+    except (PrerequisiteError, ValueError, TypeError) as err:
+        if isinstance(err, PrerequisiteError):
+            message = str(err.message)
+        else:  # raised while building the task: name what it was given
+            given = " ".join(f"-T {a}" for a in args.task_args)
+            message = f"{args.task} {given}: {err}"
+        print(f"medsp-estimate: {' '.join(str(message).split())}", file=sys.stderr)
+        return 2
+    estimate = estimate_records(
+        selection.records,
+        selection.max_turns,
+        selection.settings,
+        Assumptions(turns=args.turns, reply_scale=args.reply_scale),
+    )
+    with contextlib.suppress(BrokenPipeError):  # e.g. piped into head
+        print(render(selection, estimate, models, prices))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The scenarios an estimate covers, read with the package's own task builders and loaders."""
+
+from __future__ import annotations
+
+import inspect
+import statistics
+from collections.abc import Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from inspect_medsp.data.dataset import METADATA_KEY, rubric_report, select_ids
+from inspect_medsp.data.errors import MedSPDataError
+from inspect_medsp.data.models import Packets, SampleRecord, Scenario
+from inspect_medsp.data.rubrics import load_rubrics, load_subset
+from inspect_medsp.data.sources import resolve_upstream_root
+from inspect_medsp.encounter.solver import DEFAULT_JUDGE
+from inspect_medsp.strategies.settings import StrategySettings
+from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
+
+TASKS: dict[str, Callable[..., Task]] = {
+    "medsp1000": medsp1000,
+    "medsp100": medsp100,
+    "medsp_demo": medsp_demo,
+}
+NAMES = {"medsp1000": "MedSP1000", "medsp100": "MedSP-Q100", "medsp_demo": "MedSP-demo"}
+STRATEGY_FIELDS = tuple(StrategySettings.model_fields)
+
+
+class Selection(BaseModel):
+    """What will run: the records, the turn limit, the strategy and the judge."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    records: list[SampleRecord]
+    max_turns: int
+    settings: StrategySettings
+    judge: str
+    protocol: str = "turns"
+    packets: str = "the scenario data"
+    """Where the packet sizes come from."""
+    note: str = ""
+    """What the selection left out, when anything."""
+
+
+def task_function(name: str) -> Callable[..., Task]:
+    """The task called ``name`` (with or without the ``inspect_medsp/`` prefix).
+
+    Raises:
+        MedSPDataError: Not a MedSP task.
+    """
+    fn = TASKS.get(name.removeprefix("inspect_medsp/"))
+    if fn is None:
+        raise MedSPDataError(f"task {name!r} is not a MedSP task; use one of {', '.join(TASKS)}")
+    return fn
+
+
+def check_args(name: str, args: dict[str, Any]) -> None:
+    """Refuse task parameters the task does not have.
+
+    Raises:
+        MedSPDataError: An unknown parameter.
+    """
+    accepted = list(inspect.signature(task_function(name)).parameters)
+    for key in args:
+        if key not in accepted:
+            raise MedSPDataError(
+                f"-T {key}: {name} has no parameter {key!r}; it accepts {', '.join(accepted)}"
+            )
+
+
+def from_task(name: str, args: dict[str, Any]) -> Selection:
+    """Build the task exactly as ``inspect eval`` would, and read its samples.
+
+    Raises:
+        MedSPDataError: A bad parameter or unavailable data (the task's own message).
+    """
+    check_args(name, args)
+    task = task_function(name)(**args)
+    meta = task.metadata or {}
+    records = [
+        SampleRecord.model_validate(sample.metadata[METADATA_KEY])
+        for sample in task.dataset
+        if sample.metadata is not None
+    ]
+    return Selection(
+        name=task.dataset.name or name,
+        records=records,
+        max_turns=int(meta["medsp_max_turns"]),
+        settings=StrategySettings.model_validate(meta["medsp_strategy"]),
+        judge=str(meta["medsp_judge"]),
+        protocol=str(meta.get("medsp_protocol", "turns")),
+    )
+
+
+def demo_packet_sizes() -> Packets:
+    """Packets of the mean size of the bundled demo scenarios' packets (placeholder text)."""
+    demo = Path(str(files("inspect_medsp.data").joinpath("demo")))
+    from inspect_medsp.data.dataset import load_records
+
+    records, _ = load_records(demo / "scenarios", demo / "upstream", name="MedSP-demo")
+    sizes = {
+        role: round(statistics.mean(len(getattr(r.scenario.packets, role)) for r in records))
+        for role in Packets.model_fields
+    }
+    return Packets(**{role: "x" * n for role, n in sizes.items()})
+
+
+def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
+    """The published rubrics of the task's scenarios, with packets the mean size of the demo
+    packets (for when the scenario data is not at hand).
+
+    Raises:
+        MedSPDataError: A bad parameter, or the rubric copy is unavailable.
+    """
+    check_args(name, args)
+    if name.removeprefix("inspect_medsp/") == "medsp_demo":
+        return from_task(name, args)
+    upstream = resolve_upstream_root(args.get("upstream_dir")).root
+    rubric_set = load_rubrics(upstream)
+    subset = name.removeprefix("inspect_medsp/") == "medsp100"
+    universe = load_subset(upstream) if subset else sorted(rubric_set.rubrics)
+    patterns = args.get("scenarios")
+    if isinstance(patterns, str):
+        patterns = [p.strip() for p in patterns.split(",") if p.strip()]
+    ids = select_ids(sorted(universe), patterns)
+    report = rubric_report(rubric_set, ids, NAMES[name.removeprefix("inspect_medsp/")])
+    packets = demo_packet_sizes()
+    records = [
+        SampleRecord(
+            scenario=Scenario(case_id=r.case_id, scenario=r.scenario, packets=packets),
+            rubric=r,
+        )
+        for i in ids
+        if (r := rubric_set.rubrics.get(i)) is not None and r.n_items > 0
+    ]
+    max_turns = args.get("max_turns", 12)
+    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+        raise MedSPDataError(f"-T max_turns={max_turns}: use a whole number of 1 or more")
+    try:
+        settings = StrategySettings(**{k: v for k, v in args.items() if k in STRATEGY_FIELDS})
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise MedSPDataError(f"-T {field}={first.get('input')!r}: {first['msg']}") from None
+    return Selection(
+        name=report.name,
+        note=report.count_line() if report.excluded else "",
+        records=records,
+        max_turns=max_turns,
+        settings=settings,
+        judge=str(args.get("judge", DEFAULT_JUDGE)),
+        protocol=str(args.get("protocol", "turns")),
+        packets="the mean size of the demo packets (assumed)",
+    )

@@ -1,0 +1,154 @@
+"""The bill of each run: tokens (and cost, when Inspect recorded it) per role, next to what
+``medsp-estimate`` predicts for the same scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.model import ModelUsage
+from pydantic import BaseModel, Field
+
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.estimate.model import Assumptions, RoleEstimate, estimate_records
+from inspect_medsp.report.models import RunLog
+from inspect_medsp.strategies.settings import StrategySettings
+
+CLINICIAN = "clinician"
+"""Calls without a model role: the model under test, strategy extras included."""
+ROW_ORDER = ("clinician", "patient", "environment", "grader")
+
+
+class RoleBill(BaseModel):
+    """One role's actual spend and the estimates for it."""
+
+    actual: RoleEstimate = Field(default_factory=RoleEstimate)
+    cost: float | None = None
+    at_observed_turns: RoleEstimate = Field(default_factory=RoleEstimate)
+    """The estimate given each encounter's actual number of turns."""
+    upfront: RoleEstimate = Field(default_factory=RoleEstimate)
+    """The estimate before the run: every encounter to ``max_turns``."""
+
+
+class RunBill(BaseModel):
+    """The bill of one log."""
+
+    run: str
+    max_turns: int
+    roles: dict[str, RoleBill]
+
+
+def _usage(usage: ModelUsage) -> RoleEstimate:
+    return RoleEstimate(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+
+
+def actual_usage(sample: EvalSample) -> dict[str, tuple[RoleEstimate, float | None]]:
+    """Calls, tokens and recorded cost per role; the clinician is what has no role."""
+    out: dict[str, tuple[RoleEstimate, float | None]] = {}
+    for role, usage in (sample.role_usage or {}).items():
+        out[role] = (_usage(usage), usage.total_cost)
+    total = RoleEstimate()
+    total_cost: float | None = 0.0
+    for usage in (sample.model_usage or {}).values():
+        total = total.plus(_usage(usage))
+        total_cost = (
+            None
+            if usage.total_cost is None or total_cost is None
+            else (total_cost + usage.total_cost)
+        )
+    roles_cost: float | None = 0.0
+    for _, c in out.values():
+        roles_cost = None if c is None or roles_cost is None else roles_cost + c
+    out[CLINICIAN] = (
+        RoleEstimate(
+            input_tokens=max(0, total.input_tokens - sum(u.input_tokens for u, _ in out.values())),
+            output_tokens=max(
+                0, total.output_tokens - sum(u.output_tokens for u, _ in out.values())
+            ),
+        ),
+        None if total_cost is None or roles_cost is None else max(0.0, total_cost - roles_cost),
+    )
+    calls: dict[str, int] = {}
+    for event in sample.events:
+        if event.event == "model":
+            key = event.role or CLINICIAN
+            calls[key] = calls.get(key, 0) + 1
+    return {
+        role: (usage.model_copy(update={"calls": calls.get(role, 0)}), c)
+        for role, (usage, c) in out.items()
+    }
+
+
+def run_bill(log: EvalLog, name: str) -> RunBill | None:
+    """The bill of a MedSP log read with its samples (``None`` when it has none)."""
+    meta = log.eval.metadata or {}
+    if not log.samples or "medsp_max_turns" not in meta:
+        return None
+    max_turns = int(meta["medsp_max_turns"])
+    settings = StrategySettings.model_validate(meta.get("medsp_strategy") or {})
+    roles: dict[str, RoleBill] = {}
+    for sample in log.samples:
+        if not sample.metadata or METADATA_KEY not in sample.metadata:
+            continue
+        record = SampleRecord.model_validate(sample.metadata[METADATA_KEY])
+        turns = int((sample.store or {}).get("Trajectory:turn_count") or 0)
+        observed = estimate_records([record], max_turns, settings, Assumptions(turns=turns))
+        upfront = estimate_records([record], max_turns, settings)
+        for role, (usage, cost) in actual_usage(sample).items():
+            bill = roles.setdefault(role, RoleBill(cost=0.0))
+            bill.actual = bill.actual.plus(usage)
+            bill.cost = None if cost is None or bill.cost is None else bill.cost + cost
+        for role in ROW_ORDER:
+            bill = roles.setdefault(role, RoleBill(cost=0.0))
+            parts = [role, "strategy"] if role == CLINICIAN else [role]
+            for part in parts:
+                if turns:
+                    bill.at_observed_turns = bill.at_observed_turns.plus(observed.roles[part])
+                bill.upfront = bill.upfront.plus(upfront.roles[part])
+    return RunBill(run=name, max_turns=max_turns, roles=roles)
+
+
+def _cell(value: int) -> str:
+    return f"{value:,}"
+
+
+def bill_markdown(runs: Sequence[RunLog]) -> str:
+    """The report section: actual tokens per role next to the estimates."""
+    out = [
+        "",
+        "## Tokens: estimate and actual",
+        "",
+        "Per role over the run: actual input/output tokens (and cost when Inspect recorded "
+        "one, with `--model-cost-config`), the `medsp-estimate` model given each encounter's "
+        "actual turns, and the estimate before the run (every encounter to the turn limit). "
+        "The clinician row includes strategy extras.",
+        "",
+    ]
+    for run in runs:
+        label = f"{run.clinician}, strategy {run.strategy}, judge {run.judge} (`{run.name}`)"
+        bill = run_bill(read_eval_log(run.path), label)
+        if bill is None:
+            continue
+        out += [
+            f"### {bill.run}",
+            "",
+            "| role | calls | input | output | cost | est. input (turns as run) | "
+            f"est. output (turns as run) | est. input ({bill.max_turns} turns) | "
+            f"est. output ({bill.max_turns} turns) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        order = [r for r in ROW_ORDER if r in bill.roles]
+        order += sorted(r for r in bill.roles if r not in ROW_ORDER)
+        for role in order:
+            b = bill.roles[role]
+            cost = f"${b.cost:,.2f}" if b.cost is not None and b.cost > 0 else "n/a"
+            out.append(
+                f"| {role} | {_cell(b.actual.calls)} | {_cell(b.actual.input_tokens)} | "
+                f"{_cell(b.actual.output_tokens)} | {cost} | "
+                f"{_cell(b.at_observed_turns.input_tokens)} | "
+                f"{_cell(b.at_observed_turns.output_tokens)} | "
+                f"{_cell(b.upfront.input_tokens)} | {_cell(b.upfront.output_tokens)} |"
+            )
+        out.append("")
+    return "\n".join(out) + "\n"

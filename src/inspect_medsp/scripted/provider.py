@@ -1,0 +1,88 @@
+"""The ``medsp`` model provider: ``--model medsp/scripted`` plays the demo scenarios' roles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai._util.error import PrerequisiteError
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from inspect_medsp.scripted.recognise import NoScriptError, recognise
+from inspect_medsp.scripted.replies import reply
+from inspect_medsp.tokens import estimate_tokens
+
+MODEL_NAME = "scripted"
+NOTICE = (
+    "medsp/scripted is a script, not a model: it replays hand-written replies for the three "
+    "bundled demo scenarios"
+)
+METADATA_KEY = "medsp_scripted"
+
+
+@modelapi(name="medsp")
+class ScriptedMedSP(ModelAPI):
+    """Plays the clinician, patient, environment and grader of the demo scenarios from the
+    scripts shipped with the package; token usage is characters / 4 (no tokenizer download).
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        if model_name != MODEL_NAME:
+            raise PrerequisiteError(
+                f"medsp/{model_name}: the medsp provider has one model, medsp/{MODEL_NAME}"
+            )
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        if tools:
+            raise NoScriptError(
+                "medsp/scripted cannot call tools: it plays protocol=turns only "
+                "(drop -T protocol=tools)"
+            )
+        call = recognise(input)
+        text = reply(call, input)
+        metadata = {
+            METADATA_KEY: {
+                "notice": NOTICE,
+                "role": call.role,
+                "scenario": call.record.id,
+                "turn": call.turn,
+            }
+        }
+        output = ModelOutput.from_content(model=f"medsp/{MODEL_NAME}", content=text)
+        output.choices[0].message.metadata = dict(metadata)
+        output.metadata = metadata
+        input_tokens = sum(estimate_tokens(m.text) for m in input)
+        output_tokens = estimate_tokens(text)
+        output.usage = ModelUsage(
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            total_tokens=input_tokens + output_tokens,
+        )
+        return output
+
+    async def count_text_tokens(self, text: str) -> int:
+        return estimate_tokens(text)
+
+    def max_connections(self) -> int:
+        return 32

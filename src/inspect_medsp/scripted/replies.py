@@ -1,0 +1,135 @@
+"""What each scripted role replies, as the JSON its contract asks for."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from inspect_ai.model import ChatMessage, ChatMessageUser
+
+from inspect_medsp.data.models import RubricItem
+from inspect_medsp.scripted.recognise import Call, NoScriptError, fold, user_text
+from inspect_medsp.scripted.scripts import ScenarioScript, load_scripts
+
+_ITEM_NUMBER = re.compile(r"^\s*\[(\d+)\]", re.MULTILINE)
+EVIDENCE_CHARS = 200
+
+
+def script_for(call: Call) -> ScenarioScript:
+    """The script of the call's scenario.
+
+    Raises:
+        NoScriptError: A demo scenario without a script file.
+    """
+    script = load_scripts().get(call.record.id)
+    if script is None:
+        raise NoScriptError(f"medsp/scripted has no script file for scenario {call.record.id}")
+    return script
+
+
+def reply(call: Call, messages: list[ChatMessage]) -> str:
+    """The reply text for a recognised call."""
+    script = script_for(call)
+    if call.role == "grader":
+        return json.dumps(grade(call, script, messages))
+    if call.turn > len(script.turns):
+        return json.dumps(_after_script(call, script))
+    turn = script.turns[call.turn - 1]
+    if call.role == "clinician":
+        return turn.clinician.model_dump_json()
+    if call.role == "patient":
+        return turn.patient.model_dump_json()
+    env = turn.environment
+    statuses = env.statuses or []
+    return json.dumps(
+        {
+            "feedback": env.feedback,
+            "events": env.events,
+            "actors_present": env.actors_present,
+            "action_assessments": [
+                {
+                    "raw": action,
+                    "interpreted_action": action,
+                    "status": statuses[i] if i < len(statuses) else "executed",
+                    "rationale": "scripted: as ordered",
+                }
+                for i, action in enumerate(turn.clinician.actions)
+            ],
+            "patient_status": env.patient_status,
+            "progress_index": env.stage,
+            "state_label": env.label,
+            "should_end": env.should_end,
+            "completion_reason": env.completion_reason,
+        }
+    )
+
+
+def _after_script(call: Call, script: ScenarioScript) -> dict[str, Any]:
+    """Replies past the last scripted turn (only reachable when the roles are mixed with
+    other models): nothing new happens and the environment ends the encounter."""
+    last = script.turns[-1].environment
+    if call.role == "clinician":
+        return {"speak": "", "actions": [], "eos": True}
+    if call.role == "patient":
+        return {"speak": [], "actors_present": {}}
+    return {
+        "feedback": [],
+        "events": [],
+        "actors_present": {},
+        "action_assessments": [],
+        "patient_status": last.patient_status,
+        "progress_index": last.stage,
+        "state_label": last.label,
+        "should_end": True,
+        "completion_reason": "the scripted encounter has no further turns",
+    }
+
+
+def grade(call: Call, script: ScenarioScript, messages: list[ChatMessage]) -> dict[str, Any]:
+    """Verdicts for the items asked in the last user message, keyed ``"[n]"`` under each
+    competency: an item is met when one of its evidence phrases is in the record."""
+    items = call.record.rubric.items()
+    last = next((m.text for m in reversed(messages) if isinstance(m, ChatMessageUser)), "")
+    asked = {int(n) for n in _ITEM_NUMBER.findall(last)} or {i.number for i in items}
+    record = _record_text(messages, items)
+    item_texts = [fold(i.text) for i in items]
+    lines = [
+        line.strip()
+        for m in messages
+        if isinstance(m, ChatMessageUser)
+        for line in m.text.splitlines()
+        if not any(t in fold(line) for t in item_texts)
+    ]
+    evidence = script.evidence()
+    out: dict[str, Any] = {}
+    met = 0
+    for item in items:
+        if item.number not in asked:
+            continue
+        found = next((p for p in evidence.get(item.number, []) if fold(p) in record), None)
+        quote = "none"
+        if found is not None:
+            met += 1
+            quote = next((ln for ln in lines if fold(found) in fold(ln)), found)
+            quote = quote[:EVIDENCE_CHARS]
+        out.setdefault(item.competency, {})[f"[{item.number}]"] = {
+            "met": found is not None,
+            "evidence": quote,
+        }
+    return {
+        "reasoning": [
+            f"Scripted grader, not a model: {met} of {len(asked)} items have one of their "
+            "scripted evidence phrases in the record.",
+            script.summary,
+        ],
+        **out,
+    }
+
+
+def _record_text(messages: list[ChatMessage], items: list[RubricItem]) -> str:
+    """The user messages folded, with the checklist's item texts taken out."""
+    text = user_text(messages)
+    for item in items:
+        text = text.replace(fold(item.text), " ")
+    return text

@@ -1,0 +1,157 @@
+"""``medsp-estimate`` and the report's bill: the estimate against a run that used it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+
+from inspect_medsp import medsp_demo
+from inspect_medsp.estimate.cli import main
+from inspect_medsp.estimate.prices import load_prices
+from inspect_medsp.report.bill import run_bill
+from inspect_medsp.report.build import write_report
+
+SCRIPTED = "medsp/scripted"
+TOLERANCE = 0.15
+"""The token model against the scripted run, per role: within 15% of the tokens used."""
+
+PRICES = """\
+medsp/scripted:
+  input: 2.0
+  output: 10.0
+  input_cache_write: 2.0
+  input_cache_read: 0.2
+"""
+
+
+@pytest.fixture(scope="module")
+def scripted_log(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
+    logs = tmp_path_factory.mktemp("logs")
+    [log] = eval(medsp_demo(judge=SCRIPTED), model=SCRIPTED, log_dir=str(logs), display="none")
+    assert log.status == "success"
+    return log
+
+
+def test_estimate_matches_what_the_scripted_demo_run_used(scripted_log: EvalLog) -> None:
+    bill = run_bill(scripted_log, "demo")
+    assert bill is not None
+    assert set(bill.roles) == {"clinician", "patient", "environment", "grader"}
+    for role, b in bill.roles.items():
+        est, actual = b.at_observed_turns, b.actual
+        assert est.calls == actual.calls, role
+        for field in ("input_tokens", "output_tokens"):
+            got, want = getattr(est, field), getattr(actual, field)
+            assert abs(got - want) <= TOLERANCE * want, (role, field, got, want)
+        # before the run (every encounter to the 12-turn limit) it is an upper bound
+        assert b.upfront.calls >= actual.calls
+        assert b.upfront.input_tokens >= actual.input_tokens
+
+
+def test_report_shows_the_bill_next_to_the_estimate(scripted_log: EvalLog, tmp_path: Path) -> None:
+    result = write_report([scripted_log.location], tmp_path / "report")
+    assert result.reported
+    text = (tmp_path / "report" / "report.md").read_text()
+    section = text.split("## Tokens: estimate and actual", 1)[1]
+    rows = {
+        line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")
+    }
+    assert {"clinician", "patient", "environment", "grader"} <= set(rows)
+    bill = run_bill(scripted_log, "demo")
+    assert bill is not None
+    assert f"{bill.roles['environment'].actual.input_tokens:,}" in rows["environment"]
+
+
+def test_cli_prints_calls_tokens_and_cost_per_role(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(PRICES)
+    code = main(
+        [
+            "medsp_demo",
+            "--model",
+            SCRIPTED,
+            "-T",
+            f"judge={SCRIPTED}",
+            "-T",
+            "max_turns=6",
+            "--model-cost-config",
+            str(prices),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "3 scenarios, 51 rubric items" in out and "6 turns per encounter" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    for role in ("clinician", "patient", "environment", "grader"):
+        calls = int(rows[role][2].replace(",", ""))
+        assert calls == (3 if role == "grader" else 18)
+    price = load_prices(prices)[SCRIPTED]
+    total = 0.0
+    for role in ("clinician", "patient", "environment", "grader"):
+        _, _, _, inp, outp, dollars = rows[role]
+        want = int(inp.replace(",", "")) * price.input + int(outp.replace(",", "")) * price.output
+        assert float(dollars) == pytest.approx(want / 1e6, abs=0.006)
+        total += float(dollars)
+    assert float(rows["total"][-1]) == pytest.approx(total, abs=0.02)
+
+
+def test_strategies_add_their_extra_calls(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["medsp_demo", "-T", "strategy=bon", "-T", "n=3", "-T", "max_turns=4"]) == 0
+    out = capsys.readouterr().out
+    extras = next(line for line in out.splitlines() if line.startswith("strategy extras"))
+    # n - 1 extra drafts and one selection per turn, 4 turns, 3 scenarios
+    assert extras.split()[3] == f"{3 * 4 * 3}"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["medsp_nope"], "task 'medsp_nope' is not a MedSP task; use one of medsp1000"),
+        (["medsp_demo", "-T", "turns=3"], "-T turns: medsp_demo has no parameter 'turns'"),
+        (["medsp_demo", "--model-cost-config", "missing.yaml"], "missing.yaml: no such file"),
+        (["medsp_demo", "--model-cost-config", "{bad}"], "not a YAML or JSON mapping"),
+        (["medsp_demo", "--model-cost-config", "{fields}"], "output: field required"),
+        (["medsp_demo", "--turns", "0"], "--turns 0: use a whole number of 1 or more"),
+        (["medsp_demo", "--model-role", "judge=x"], "--model-role judge: roles are patient"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_nonzero_exit(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "{bad}").write_text("openai/gpt-5.5: [input: 1\n")
+    (tmp_path / "{fields}").write_text("openai/gpt-5.5: {input: 1.0}\n")
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], err
+
+
+def test_console_script_bad_price_file_has_no_traceback(tmp_path: Path) -> None:
+    (tmp_path / "prices.yaml").write_text("openai/gpt-5.5: 5 dollars\n")
+    proc = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "medsp-estimate"),
+            "medsp_demo",
+            "--model-cost-config",
+            "prices.yaml",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("medsp-estimate: --model-cost-config prices.yaml: openai/gpt-5.5")
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
