@@ -24,7 +24,6 @@ from inspect_medsp.data.sources import (
     resolve_upstream_root,
 )
 
-REAL_RUBRICS = Path(__file__).resolve().parents[2] / "shared" / "upstream" / "medsp1000" / "rubrics"
 RUBRIC_NAMES = [
     "mededportal_10009_scenario1.json",
     "mededportal_10011_scenario1.json",
@@ -161,13 +160,13 @@ def add_file(tar: tarfile.TarFile, name: str, data: bytes) -> None:
     tar.addfile(info, io.BytesIO(data))
 
 
-def build_archive(commit: str = UPSTREAM_COMMIT) -> bytes:
+def build_archive(rubrics: Path, commit: str = UPSTREAM_COMMIT) -> bytes:
     """A GitHub-style archive: one top folder, wanted files, an extra and hostile members."""
     top = f"MedSP1000-{commit}"
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for name in RUBRIC_NAMES:
-            add_file(tar, f"{top}/rubrics/{name}", (REAL_RUBRICS / name).read_bytes())
+            add_file(tar, f"{top}/rubrics/{name}", (rubrics / name).read_bytes())
         add_file(tar, f"{top}/subset.json", b'{"name": "Q100", "scenarios": []}')
         add_file(tar, f"{top}/LICENSE", b"MIT")
         add_file(tar, f"{top}/README.md", b"not wanted")
@@ -181,9 +180,10 @@ def build_archive(commit: str = UPSTREAM_COMMIT) -> bytes:
 
 
 def test_upstream_download_extracts_and_caches(
-    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, upstream: Path
 ) -> None:
-    server.routes["/archive.tar.gz"] = build_archive()
+    real_rubrics = upstream / "rubrics"
+    server.routes["/archive.tar.gz"] = build_archive(real_rubrics)
     monkeypatch.setenv("MEDSP_UPSTREAM_ARCHIVE_URL", f"{server.base_url}/archive.tar.gz")
 
     source = resolve_upstream_root()
@@ -195,7 +195,7 @@ def test_upstream_download_extracts_and_caches(
     )
     assert sorted(p.name for p in (target / "rubrics").iterdir()) == RUBRIC_NAMES
     for name in RUBRIC_NAMES:
-        assert (target / "rubrics" / name).read_bytes() == (REAL_RUBRICS / name).read_bytes()
+        assert (target / "rubrics" / name).read_bytes() == (real_rubrics / name).read_bytes()
     assert (target / "subset.json").is_file()
     assert (target / "LICENSE").read_text() == "MIT"
     assert not (target / "README.md").exists()
@@ -226,10 +226,19 @@ def test_upstream_connection_refused(cache: Path, monkeypatch: pytest.MonkeyPatc
     assert not (cache / "upstream" / UPSTREAM_COMMIT).exists()
 
 
+def _made_up_rubrics(tmp_path: Path) -> Path:
+    """Rubric files named like the published ones (the corrupt-archive test needs no real ones)."""
+    folder = tmp_path / "made_up_rubrics"
+    folder.mkdir()
+    for name in RUBRIC_NAMES:
+        (folder / name).write_text('{"PC": ["Takes a focused history"]}', encoding="utf-8")
+    return folder
+
+
 def test_upstream_corrupt_archive_leaves_no_cache(
-    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    server.routes["/archive.tar.gz"] = build_archive()[:100]
+    server.routes["/archive.tar.gz"] = build_archive(_made_up_rubrics(tmp_path))[:100]
     monkeypatch.setenv("MEDSP_UPSTREAM_ARCHIVE_URL", f"{server.base_url}/archive.tar.gz")
     with pytest.raises(MedSPDataError) as error:
         resolve_upstream_root()
