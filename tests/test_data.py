@@ -483,6 +483,22 @@ def test_scenarios_pattern_matching_nothing_is_an_error(
     assert "globs like" in message
 
 
+def test_scenarios_matching_nothing_shows_two_real_ids_of_different_forms(
+    hub_tree: tuple[Path, Path],
+) -> None:
+    data, upstream = hub_tree
+
+    with pytest.raises(MedSPDataError) as caught:
+        medsp1000(data_dir=str(data), upstream_dir=str(upstream), scenarios="demo_*")
+
+    message = _one_line(caught.value)
+    assert "scenarios='demo_*'" in message
+    assert "none of the 3 scenarios" in message
+    assert ID_A in message
+    assert (ID_B in message) != (ID_C in message)
+    assert f"'{CASE_A}/*'" in message
+
+
 def test_select_ids_keeps_order_and_accepts_globs() -> None:
     ids = ["a/scenario1", "a/scenario2", "b/scenario1"]
     assert select_ids(ids, None) == ids

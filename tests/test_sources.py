@@ -15,6 +15,7 @@ from pathlib import Path
 import huggingface_hub.constants
 import pytest
 
+from inspect_medsp import medsp1000
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.sources import (
     DATASET_REPO_ID,
@@ -23,6 +24,7 @@ from inspect_medsp.data.sources import (
     resolve_scenario_root,
     resolve_upstream_root,
 )
+from tests.support.tree import write_marked_scenario
 
 RUBRIC_NAMES = [
     "mededportal_10009_scenario1.json",
@@ -318,3 +320,51 @@ def test_hub_http_error(cache: Path, server: Server, monkeypatch: pytest.MonkeyP
         resolve_scenario_root()
     assert server.requests  # the fake Hub was asked
     assert_one_line(error, "404", "HF_TOKEN", "data_dir=")
+
+
+# --- both sources at once ------------------------------------------------------------
+
+
+def test_offline_one_message_names_the_fix_for_both_sources(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_offline(monkeypatch, True)
+    url = f"{closed_port_url()}/archive.tar.gz"
+    monkeypatch.setenv("MEDSP_UPSTREAM_ARCHIVE_URL", url)
+
+    with pytest.raises(MedSPDataError) as error:
+        medsp1000()
+
+    assert_one_line(
+        error,
+        "scenarios: ",
+        "rubrics: ",
+        DATASET_REPO_ID,
+        "HF_HUB_OFFLINE",
+        url,
+        "-T data_dir=",
+        "-T upstream_dir=",
+        "HF_ENDPOINT",
+        "MEDSP_UPSTREAM_ARCHIVE_URL",
+    )
+    assert not (cache / "upstream" / UPSTREAM_COMMIT).exists()
+
+
+@pytest.mark.parametrize("missing", ["scenarios", "rubrics"])
+def test_one_source_missing_still_names_the_fix_for_both(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, missing: str
+) -> None:
+    data, upstream = write_marked_scenario(tmp_path)
+    gone = tmp_path / "gone"
+    folders = {"data_dir": str(gone if missing == "scenarios" else data)}
+    folders["upstream_dir"] = str(gone if missing == "rubrics" else upstream)
+
+    with pytest.raises(MedSPDataError) as error:
+        medsp1000(**folders)
+
+    assert_one_line(
+        error, f"{missing}: ", str(gone), "data_dir=", "upstream_dir=", "HF_ENDPOINT",
+        "MEDSP_UPSTREAM_ARCHIVE_URL",
+    )  # fmt: skip
+    other = "rubrics: " if missing == "scenarios" else "scenarios: "
+    assert other not in str(error.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list
     """Keep the ids matching any of ``patterns`` (exact ids or shell globs).
 
     Raises:
-        MedSPDataError: A pattern matches nothing.
+        MedSPDataError: A pattern matches nothing (the message shows ids from ``available``).
     """
     if not patterns:
         return list(available)
@@ -103,11 +104,31 @@ def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list
         hits = [i for i in available if fnmatch.fnmatchcase(i, pattern)]
         if not hits:
             raise MedSPDataError(
-                f"scenarios: '{pattern}' matches no scenario; use ids like "
-                "mededportal_10009/scenario1 or globs like 'mededportal_100*/*'"
+                f"task parameter scenarios='{pattern}' matches none of the {len(available)} "
+                f"scenarios available; {_id_hint(available)}"
             )
         chosen.update(hits)
     return [i for i in available if i in chosen]
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _id_hint(available: Sequence[str]) -> str:
+    """Two real ids of the data (of different forms where it has several) and a glob."""
+    if not available:
+        return "the data has no scenarios"
+    first = available[0]
+    form = _DIGITS.sub("#", first.split("/")[0])
+    second = next(
+        (i for i in available if _DIGITS.sub("#", i.split("/")[0]) != form),
+        available[1] if len(available) > 1 else None,
+    )
+    examples = f"{first} or {second}" if second else first
+    return (
+        f"ids there look like {examples} (<case_id>/<scenarioN>), "
+        f"and globs like '{first.split('/')[0]}/*' work"
+    )
 
 
 def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -> LoadReport:
