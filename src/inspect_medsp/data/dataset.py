@@ -8,7 +8,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspect_ai._display.core.active import display
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.util import display_type
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
@@ -82,13 +84,30 @@ class LoadReport(BaseModel):
         return lines
 
     def log(self) -> None:
-        """Emit the warning lines and the count line on the ``inspect_medsp`` logger."""
+        """Emit the warning lines and the count line on the ``inspect_medsp`` logger.
+
+        A clean load's count line is an info record, which Inspect's console hides at its
+        default log level (warning); it is then also printed through Inspect's display, so
+        every run starts by saying what it loaded.
+        """
         for line in self.warning_lines():
             logger.warning(line)
         if any(self.excluded.values()):
             logger.warning(self.count_line())
         else:
             logger.info(self.count_line())
+            show_on_console(self.count_line())
+
+
+def show_on_console(line: str) -> None:
+    """Print ``line`` through Inspect's display unless info records are shown anyway.
+
+    Nothing is printed with ``--display none``, nor when the log level shows info records
+    (``--log-level info``), where the record itself is the line.
+    """
+    if display_type() == "none" or logging.getLogger().getEffectiveLevel() <= logging.INFO:
+        return
+    display().print(line)
 
 
 def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list[str]:
