@@ -314,6 +314,32 @@ def test_examinee_packet_rules(hub_tree: tuple[Path, Path]) -> None:
     assert ".draft" not in packet
 
 
+def test_examinee_input_opens_with_a_plain_sentence_naming_its_files(
+    hub_tree: tuple[Path, Path],
+) -> None:
+    """Inspect's viewer previews the input's first lines; they read as text, not file names."""
+    data, upstream = hub_tree
+    (data / ID_A / "examinee" / "02_task.md").write_text(
+        "## Your **task**\n\nTake a focused history, then explain your plan.", encoding="utf-8"
+    )
+
+    task = medsp1000(data_dir=str(data), upstream_dir=str(upstream), scenarios=ID_A)
+
+    (sample,) = list(task.dataset)
+    assert isinstance(sample.input, str)
+    lead, _, rest = sample.input.partition("\n\n")
+    # a file's first heading is its title; without one, its name in words
+    assert lead == (
+        "The clinician's materials for this case, in 3 files: door note; Your task; notes."
+    )
+    assert rest == read_packet(data / ID_A / "examinee")
+    for demo in medsp_demo().dataset:
+        assert isinstance(demo.input, str)
+        first = demo.input.split("\n\n")[0]
+        assert not re.search(r"[#*_`\[\]<>|]", first), first
+        assert first.endswith("Door note; Your task.")
+
+
 def test_strike_through_is_removed_from_packets(hub_tree: tuple[Path, Path]) -> None:
     data, _ = hub_tree
 

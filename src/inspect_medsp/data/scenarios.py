@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import ROLES, Packets, Scenario
+from inspect_medsp.encounter.prompts import render
 
 TEXT_SUFFIXES = frozenset(
     {".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".csv", ".html", ".xml"}
@@ -23,6 +24,8 @@ TEXT_SUFFIXES = frozenset(
 METADATA_FILE = "metadata.json"
 SCENARIO_DIR = re.compile(r"^scenario\d+$")
 _STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
+_MARKUP = re.compile(r"[#*_`~\\[\]<>|]+")
+_NUMBERED = re.compile(r"^\d+[_\-. ]*")
 _DOI_NUMBER = re.compile(
     r"^(?:mededportal_(?P<a>\d+)|mep_2374-8265\.(?P<b>\d+)(?:-.*)?|mep-\d+-(?P<c>\d+)(?:-.*)?)$"
 )
@@ -62,6 +65,11 @@ def read_packet(folder: Path) -> str:
     Raises:
         PacketError: The folder is missing or holds no text file.
     """
+    return "\n\n".join(f"## {name}\n\n{body}" for name, body in _packet_files(folder))
+
+
+def _packet_files(folder: Path) -> list[tuple[str, str]]:
+    """The (relative name, text) of a role folder's non-empty text files, sorted by path."""
     if not folder.is_dir():
         raise PacketError(
             f"{folder}: role folder missing; every scenario needs "
@@ -72,17 +80,47 @@ def read_packet(folder: Path) -> str:
         for p in folder.rglob("*")
         if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES and not _is_hidden(p, folder)
     )
-    sections: list[str] = []
+    sections: list[tuple[str, str]] = []
     for path in files:
         body = strip_deleted(path.read_text(encoding="utf-8", errors="replace")).strip()
         if body:
-            sections.append(f"## {path.relative_to(folder).as_posix()}\n\n{body}")
+            sections.append((path.relative_to(folder).as_posix(), body))
     if not sections:
         raise PacketError(
             f"{folder}: role folder has no text (expected files ending in "
             f"{', '.join(sorted(TEXT_SUFFIXES))}); restore it from byrLLCC/MedSP1000"
         )
-    return "\n\n".join(sections)
+    return sections
+
+
+def _title(name: str, body: str) -> str:
+    """A file's title: its first markdown heading, else its name in words."""
+    for line in body.splitlines():
+        if line.startswith("#"):
+            title = " ".join(_MARKUP.sub(" ", line).split())
+            if title:
+                return title
+    stem = PurePosixPath(name).stem
+    return " ".join(_MARKUP.sub(" ", _NUMBERED.sub("", stem)).split()) or stem
+
+
+def examinee_packet(folder: Path) -> str:
+    """The clinician's packet: a plain-text lead naming its parts, then :func:`read_packet`.
+
+    The lead is one sentence without markdown, so the sample's input reads as text where
+    Inspect's viewer previews it; the files follow unchanged.
+
+    Raises:
+        PacketError: The folder is missing or holds no text file.
+    """
+    titles = [_title(name, body) for name, body in _packet_files(folder)]
+    lead = render(
+        "examinee_lead",
+        package="inspect_medsp.data",
+        count="one file" if len(titles) == 1 else f"{len(titles)} files",
+        titles="; ".join(titles),
+    )
+    return f"{lead}\n\n{read_packet(folder)}"
 
 
 def read_metadata(scenario_dir: Path) -> dict[str, str]:
@@ -113,7 +151,14 @@ def load_scenario(root: Path, scenario_id: str) -> Scenario:
     """
     case_id, scenario = scenario_id.split("/", 1)
     scenario_dir = root / case_id / scenario
-    packets = Packets(**{role: read_packet(scenario_dir / role) for role in ROLES})
+    packets = Packets(
+        **{
+            role: examinee_packet(scenario_dir / role)
+            if role == "examinee"
+            else read_packet(scenario_dir / role)
+            for role in ROLES
+        }
+    )
     metadata = read_metadata(scenario_dir)
     doi = mededportal_doi(case_id)
     if doi is not None:
