@@ -1,4 +1,4 @@
-"""The load summary ("MedSP-demo: N scenarios, M rubric items") is shown at the default log level."""
+"""The load summary ("MedSP-demo: N scenarios, M rubric items") shows at the default log level."""
 
 from __future__ import annotations
 
