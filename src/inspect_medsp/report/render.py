@@ -86,8 +86,10 @@ def render_markdown(analysis: Analysis, charts: bool = True) -> str:
         out += [f"- [{name}]({name})" for name in (CHART_COMPETENCIES, CHART_DISTRIBUTION)]
     out += [f"- [{name}]({name})" for name in CSV_FILES]
     out += ["", "Runs read:", ""]
+    labels = {h.path: h.label for h in analysis.health}
     out += [
-        f"- `{r.name}`: {esc(r.task)}, {esc(r.clinician)}, created {r.created}"
+        f"- {esc(labels.get(r.path) or r.label)}: {esc(r.task)}, created {r.created}, "
+        f"log `{r.name}`"
         for r in analysis.runs
     ]
     return "\n".join(out) + "\n"
@@ -273,7 +275,7 @@ def _health(analysis: Analysis) -> list[str]:
         ends = ", ".join(f"{esc(k)} {v}" for k, v in sorted(h.ends.items()))
         rows.append(
             [
-                f"`{h.run}`",
+                esc(h.label or h.run),
                 esc(h.group),
                 str(h.samples),
                 str(h.errored),
@@ -285,11 +287,13 @@ def _health(analysis: Analysis) -> list[str]:
             ]
         )
     out += table(header, rows)
-    errored = [(r.name, s) for r in analysis.runs for s in r.samples if s.error is not None]
+    labels = {h.path: h.label or h.run for h in analysis.health}
+    errored = [(r, s) for r in analysis.runs for s in r.samples if s.error is not None]
     if errored:
         out += ["Errored samples:", ""]
         out += [
-            f"- `{run}` {esc(s.id)} (epoch {s.epoch}): {esc(short(s.error or ''))}"
+            f"- {esc(labels.get(run.path, run.label))}: {esc(s.id)} (epoch {s.epoch}): "
+            f"{esc(short(s.error or ''))}"
             for run, s in errored
         ]
         out.append("")
@@ -300,7 +304,10 @@ def _health(analysis: Analysis) -> list[str]:
             "",
         ]
         rows = [
-            [f"`{h.run}`", *[f"{h.tokens[r]:,.0f}" if r in h.tokens else "n/a" for r in roles]]
+            [
+                esc(h.label or h.run),
+                *[f"{h.tokens[r]:,.0f}" if r in h.tokens else "n/a" for r in roles],
+            ]
             for h in analysis.health
         ]
         out += table(["Run", *[esc(r) for r in roles]], rows)

@@ -89,7 +89,8 @@ def specialties(analysis: Analysis) -> Table:
 def health(analysis: Analysis) -> Table:
     ends = sorted({e for h in analysis.health for e in h.ends})
     token_roles = _token_roles(analysis)
-    columns = ["run", "group", "status", "samples", "scored", "errored", "items", "unjudged"]
+    columns = ["run", "label", "group", "status", "samples", "scored", "errored", "items",
+               "unjudged"]  # fmt: skip
     for role in ROLES:
         columns += [f"{role}_{k}" for k in ("clean", "repaired", "retried", "degraded")]
         columns.append(f"{role}_degraded_share")
@@ -99,7 +100,8 @@ def health(analysis: Analysis) -> Table:
     rows: list[list[Cell]] = []
     for h in analysis.health:
         row: list[Cell] = [
-            h.run, h.group, h.status, h.samples, h.scored, h.errored, h.items, h.unjudged
+            h.run, h.label, h.group, h.status, h.samples, h.scored, h.errored, h.items,
+            h.unjudged,
         ]  # fmt: skip
         for role in ROLES:
             rh = h.roles[role]
