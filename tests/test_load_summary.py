@@ -62,6 +62,19 @@ def test_summary_respects_display_none(
     assert _printed(capsys) == []
 
 
+def test_a_task_built_before_eval_leaves_the_display_to_eval(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(display_module, "_display_type", None)
+    monkeypatch.setattr(active_display, "_active_display", None)
+
+    medsp_demo()
+
+    assert _printed(capsys) == []
+    assert active_display._active_display is None
+    assert not display_module.display_type_initialized()
+
+
 def test_cli_run_starts_with_the_summary(tmp_path: Path) -> None:
     proc = subprocess.run(
         [

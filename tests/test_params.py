@@ -81,6 +81,13 @@ def test_values_as_the_command_line_gives_them_are_converted() -> None:
     assert task.metadata["medsp_strategy"]["sample_temperature"] == 0.5
 
 
+def test_folders_may_be_given_as_paths(tmp_path: Path) -> None:
+    with pytest.raises(MedSPDataError) as caught:
+        medsp1000(data_dir=tmp_path / "absent", upstream_dir=tmp_path / "absent")
+
+    assert f"data_dir '{tmp_path / 'absent'}' does not exist" in str(caught.value)
+
+
 def test_scenarios_matching_nothing_shows_real_ids_of_the_demo() -> None:
     with pytest.raises(MedSPDataError) as caught:
         medsp_demo(scenarios="mededportal_10009/scenario1")

@@ -8,6 +8,7 @@ non-zero before any data is fetched or any model is called.
 from __future__ import annotations
 
 import math
+import os
 from typing import Annotated, Any
 
 from pydantic import (
@@ -79,6 +80,12 @@ class TaskParameters(BaseModel):
     consensus_rounds: Annotated[Count, Field(ge=0)] = 1
     sample_temperature: Temperature = 0.8
     fixed_temperature: Temperature = 0.0
+
+    @field_validator("data_dir", "upstream_dir", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: Any) -> Any:
+        """Python callers may pass a ``Path``."""
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
 
     @field_validator("scenarios", mode="before")
     @classmethod

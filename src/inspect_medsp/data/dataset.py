@@ -11,6 +11,7 @@ from pathlib import Path
 from inspect_ai._display.core.active import display
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.util import display_type
+from inspect_ai.util._display import display_type_initialized
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
@@ -102,10 +103,14 @@ class LoadReport(BaseModel):
 def show_on_console(line: str) -> None:
     """Print ``line`` through Inspect's display unless info records are shown anyway.
 
-    Nothing is printed with ``--display none``, nor when the log level shows info records
-    (``--log-level info``), where the record itself is the line.
+    Only while Inspect has chosen a display (``inspect eval``, or a task loaded by
+    ``eval()``): a task built in Python code before ``eval()`` prints nothing and leaves the
+    choice of display to ``eval()``. Nothing is printed with ``--display none``, nor when
+    the log level shows info records (``--log-level info``), where the record is the line.
     """
-    if display_type() == "none" or logging.getLogger().getEffectiveLevel() <= logging.INFO:
+    if not display_type_initialized() or display_type() == "none":
+        return
+    if logging.getLogger().getEffectiveLevel() <= logging.INFO:
         return
     display().print(line)
 
