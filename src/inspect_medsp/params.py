@@ -123,11 +123,7 @@ class TaskParameters(BaseModel):
             lines = [_error_line(error, params) for error in exc.errors()]
             raise MedSPParameterError("; ".join(dict.fromkeys(lines))) from None
         if checked.protocol == "tools" and checked.strategy != "off":
-            raise MedSPParameterError(
-                f"strategy={checked.strategy} works with protocol=turns only (the tools "
-                "protocol lets your own agent decide how to spend compute): drop strategy "
-                "or use protocol=turns"
-            )
+            raise tools_refuse_strategy(checked.strategy)
         return checked
 
     def strategy_settings(self) -> StrategySettings:
@@ -140,6 +136,14 @@ class TaskParameters(BaseModel):
             sample_temperature=self.sample_temperature,
             fixed_temperature=self.fixed_temperature,
         )
+
+
+def tools_refuse_strategy(strategy: str) -> MedSPParameterError:
+    """The error for a strategy asked of the tools protocol."""
+    return MedSPParameterError(
+        f"strategy={strategy} works with protocol=turns only (the tools protocol lets your "
+        "own agent decide how to spend compute): drop strategy or use protocol=turns"
+    )
 
 
 def _error_line(error: Any, params: dict[str, Any]) -> str:

@@ -25,7 +25,7 @@ from inspect_medsp.encounter.solver import (
     medsp_encounter,
     medsp_tools_encounter,
 )
-from inspect_medsp.params import ACCEPTED, TaskParameters
+from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.strategies import Strategy, StrategySettings, strategy_policy
 
@@ -45,11 +45,7 @@ def _solver(
 ) -> Solver:
     if protocol == "tools":
         if settings.strategy != "off":
-            raise MedSPParameterError(
-                f"strategy={settings.strategy} works with protocol=turns only (the tools "
-                "protocol lets your own agent decide how to spend compute): drop strategy "
-                "or use protocol=turns"
-            )
+            raise tools_refuse_strategy(settings.strategy)
         return medsp_tools_encounter(judge=judge, max_turns=max_turns, cache=cache)
     if protocol != "turns":
         raise MedSPParameterError(
