@@ -132,3 +132,12 @@ def test_cli_rejects_max_turns_abc_in_one_line(tmp_path: Path) -> None:
         + ACCEPTED["max_turns"]
     ]
     assert not logs.exists()
+
+
+def test_tools_protocol_with_a_strategy_names_both() -> None:
+    with pytest.raises(MedSPParameterError) as caught:
+        medsp_demo(protocol="tools", strategy="bon")
+
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "strategy=bon" in message and "protocol=turns" in message
