@@ -316,6 +316,32 @@ def test_examinee_packet_rules(hub_tree: tuple[Path, Path]) -> None:
     assert ".draft" not in packet
 
 
+def test_examinee_input_opens_with_a_plain_sentence_naming_its_files(
+    hub_tree: tuple[Path, Path],
+) -> None:
+    """Inspect's viewer previews the input's first lines; they read as text, not file names."""
+    data, upstream = hub_tree
+    (data / ID_A / "examinee" / "02_task.md").write_text(
+        "## Your **task**\n\nTake a focused history, then explain your plan.", encoding="utf-8"
+    )
+
+    task = medsp1000(data_dir=str(data), upstream_dir=str(upstream), scenarios=ID_A)
+
+    (sample,) = list(task.dataset)
+    assert isinstance(sample.input, str)
+    lead, _, rest = sample.input.partition("\n\n")
+    # a file's first heading is its title; without one, its name in words
+    assert lead == (
+        "The clinician's materials for this case, in 3 files: door note; Your task; notes."
+    )
+    assert rest == read_packet(data / ID_A / "examinee")
+    for demo in medsp_demo().dataset:
+        assert isinstance(demo.input, str)
+        first = demo.input.split("\n\n")[0]
+        assert not re.search(r"[#*_`\[\]<>|]", first), first
+        assert first.endswith("Door note; Your task.")
+
+
 def test_strike_through_is_removed_from_packets(hub_tree: tuple[Path, Path]) -> None:
     data, _ = hub_tree
 
@@ -483,6 +509,22 @@ def test_scenarios_pattern_matching_nothing_is_an_error(
     message = _one_line(caught.value)
     assert f"'{pattern}'" in message
     assert "globs like" in message
+
+
+def test_scenarios_matching_nothing_shows_two_real_ids_of_different_forms(
+    hub_tree: tuple[Path, Path],
+) -> None:
+    data, upstream = hub_tree
+
+    with pytest.raises(MedSPDataError) as caught:
+        medsp1000(data_dir=str(data), upstream_dir=str(upstream), scenarios="demo_*")
+
+    message = _one_line(caught.value)
+    assert "scenarios='demo_*'" in message
+    assert "none of the 3 scenarios" in message
+    assert ID_A in message
+    assert (ID_B in message) != (ID_C in message)
+    assert f"'{CASE_A}/*'" in message
 
 
 def test_select_ids_keeps_order_and_accepts_globs() -> None:

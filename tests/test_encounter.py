@@ -188,6 +188,40 @@ def test_states_move_only_on_eos_and_end_on_should_end(log_dir: str) -> None:
     assert {"patient", "environment", "grader"} <= set(log.samples[0].role_usage)
 
 
+def test_state_change_banner_only_when_stage_or_status_changed(log_dir: str) -> None:
+    clin = Script(
+        [
+            clinician("What happened?", ["check vital signs"]),
+            clinician("I will stay with you.", ["attach monitor"]),
+            clinician("Moving on to treatment.", ["epinephrine 0.5 mg IM thigh"], eos=True),
+            clinician("Reassessing.", eos=True),
+        ]
+    )
+    pat = Script([patient("My throat feels tight.")])
+    env = Script(
+        [
+            # the status changes: banner
+            environment(0, "initial_assessment", feedback=["BP 92/58"], status="flushed"),
+            # events, but the same stage and status: no banner, the events are still told
+            environment(
+                0, "initial_assessment", events=["The nurse brings the crash cart"],
+                status="flushed",
+            ),
+            # the stage changes, the status does not: banner
+            environment(1, "airway_and_shock", feedback=["Epinephrine given"], status="flushed"),
+            environment(1, "airway_and_shock", end=True, reason="done", status="flushed"),
+        ]
+    )  # fmt: skip
+    log = run(medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"), clin, pat, env,
+              Script([{"PC": {}}]), log_dir)  # fmt: skip
+    assert log.samples is not None
+    updates = [m.text for m in log.samples[0].messages if m.role == "user"][1:]
+    assert len(updates) == 4
+    assert ["[State change]" in u for u in updates[:3]] == [True, False, True]
+    assert "The nurse brings the crash cart" in updates[1]
+    assert "encounter is over" in updates[3]
+
+
 def test_encounter_stops_at_the_turn_limit(log_dir: str) -> None:
     clin = Script([clinician("Tell me more.")])
     pat = Script([patient("It started an hour ago.")])

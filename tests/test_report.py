@@ -429,3 +429,37 @@ def test_missing_matplotlib_names_the_extra(
 def test_grader_script_reads_multi_line_items() -> None:
     prompt = "PC (Patient Care):\n[1] Asks about this:\nwhen it began\n\n<encounter_record>\n"
     assert checklist(prompt) == [("PC", "Asks about this:\nwhen it began")]
+
+
+def test_runs_are_named_by_model_strategy_and_judge_not_log_files(
+    runs: dict[str, str], tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy" / Path(runs["a"]).name.replace(".eval", "-copy.eval")
+    copy.parent.mkdir()
+    shutil.copy(runs["a"], copy)
+    report(tmp_path, runs["a"], str(copy), runs["a_single"], runs["b_judge"])
+    md = (tmp_path / "out" / "report.md").read_text()
+
+    health = md.split("## Health of the runs")[1].split("\n## ")[0]
+    files = [Path(runs[r]).name for r in ("a", "a_single", "b_judge")] + [copy.name]
+    assert not [f for f in files if f in health]
+    a = "mockllm/clin-a, strategy off, judge mockllm/model"
+    for name in (
+        f"{a} (run 1 of 2)",
+        f"{a} (run 2 of 2)",
+        "mockllm/clin-a, strategy single, judge mockllm/model",
+        "mockllm/clin-b, strategy off, judge mockllm/judge-b",
+    ):
+        assert f"| {name} |" in health, name
+    # the one sample its grader could not score is named by its run, not its file
+    b_judge = "mockllm/clin-b, strategy off, judge mockllm/judge-b"
+    assert f"- {b_judge}: demo_bad_news/scenario1 (epoch 1): grader_failed" in health
+    # the log files are still listed, after the run's name, for finding them
+    read = md.split("Runs read:")[1]
+    assert f"- {a} (run 1 of 2): inspect_medsp/medsp_demo, created" in read
+    assert all(f"log `{f}`" in read for f in files)
+    rows = read_csv(tmp_path / "out" / "health.csv")
+    assert sorted(r["label"] for r in rows) == sorted(
+        [f"{a} (run 1 of 2)", f"{a} (run 2 of 2)", "mockllm/clin-a, strategy single, judge "
+         "mockllm/model", "mockllm/clin-b, strategy off, judge mockllm/judge-b"]
+    )  # fmt: skip

@@ -15,6 +15,7 @@ from pathlib import Path
 import huggingface_hub.constants
 import pytest
 
+from inspect_medsp import medsp1000
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.sources import (
     DATASET_REPO_ID,
@@ -23,8 +24,8 @@ from inspect_medsp.data.sources import (
     resolve_scenario_root,
     resolve_upstream_root,
 )
+from tests.support.tree import write_marked_scenario
 
-REAL_RUBRICS = Path(__file__).resolve().parents[2] / "shared" / "upstream" / "medsp1000" / "rubrics"
 RUBRIC_NAMES = [
     "mededportal_10009_scenario1.json",
     "mededportal_10011_scenario1.json",
@@ -161,13 +162,13 @@ def add_file(tar: tarfile.TarFile, name: str, data: bytes) -> None:
     tar.addfile(info, io.BytesIO(data))
 
 
-def build_archive(commit: str = UPSTREAM_COMMIT) -> bytes:
+def build_archive(rubrics: Path, commit: str = UPSTREAM_COMMIT) -> bytes:
     """A GitHub-style archive: one top folder, wanted files, an extra and hostile members."""
     top = f"MedSP1000-{commit}"
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for name in RUBRIC_NAMES:
-            add_file(tar, f"{top}/rubrics/{name}", (REAL_RUBRICS / name).read_bytes())
+            add_file(tar, f"{top}/rubrics/{name}", (rubrics / name).read_bytes())
         add_file(tar, f"{top}/subset.json", b'{"name": "Q100", "scenarios": []}')
         add_file(tar, f"{top}/LICENSE", b"MIT")
         add_file(tar, f"{top}/README.md", b"not wanted")
@@ -181,9 +182,10 @@ def build_archive(commit: str = UPSTREAM_COMMIT) -> bytes:
 
 
 def test_upstream_download_extracts_and_caches(
-    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, upstream: Path
 ) -> None:
-    server.routes["/archive.tar.gz"] = build_archive()
+    real_rubrics = upstream / "rubrics"
+    server.routes["/archive.tar.gz"] = build_archive(real_rubrics)
     monkeypatch.setenv("MEDSP_UPSTREAM_ARCHIVE_URL", f"{server.base_url}/archive.tar.gz")
 
     source = resolve_upstream_root()
@@ -195,7 +197,7 @@ def test_upstream_download_extracts_and_caches(
     )
     assert sorted(p.name for p in (target / "rubrics").iterdir()) == RUBRIC_NAMES
     for name in RUBRIC_NAMES:
-        assert (target / "rubrics" / name).read_bytes() == (REAL_RUBRICS / name).read_bytes()
+        assert (target / "rubrics" / name).read_bytes() == (real_rubrics / name).read_bytes()
     assert (target / "subset.json").is_file()
     assert (target / "LICENSE").read_text() == "MIT"
     assert not (target / "README.md").exists()
@@ -226,10 +228,19 @@ def test_upstream_connection_refused(cache: Path, monkeypatch: pytest.MonkeyPatc
     assert not (cache / "upstream" / UPSTREAM_COMMIT).exists()
 
 
+def _made_up_rubrics(tmp_path: Path) -> Path:
+    """Rubric files named like the published ones (the corrupt-archive test needs no real ones)."""
+    folder = tmp_path / "made_up_rubrics"
+    folder.mkdir()
+    for name in RUBRIC_NAMES:
+        (folder / name).write_text('{"PC": ["Takes a focused history"]}', encoding="utf-8")
+    return folder
+
+
 def test_upstream_corrupt_archive_leaves_no_cache(
-    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+    cache: Path, server: Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    server.routes["/archive.tar.gz"] = build_archive()[:100]
+    server.routes["/archive.tar.gz"] = build_archive(_made_up_rubrics(tmp_path))[:100]
     monkeypatch.setenv("MEDSP_UPSTREAM_ARCHIVE_URL", f"{server.base_url}/archive.tar.gz")
     with pytest.raises(MedSPDataError) as error:
         resolve_upstream_root()
@@ -309,3 +320,51 @@ def test_hub_http_error(cache: Path, server: Server, monkeypatch: pytest.MonkeyP
         resolve_scenario_root()
     assert server.requests  # the fake Hub was asked
     assert_one_line(error, "404", "HF_TOKEN", "data_dir=")
+
+
+# --- both sources at once ------------------------------------------------------------
+
+
+def test_offline_one_message_names_the_fix_for_both_sources(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_offline(monkeypatch, True)
+    url = f"{closed_port_url()}/archive.tar.gz"
+    monkeypatch.setenv("MEDSP_UPSTREAM_ARCHIVE_URL", url)
+
+    with pytest.raises(MedSPDataError) as error:
+        medsp1000()
+
+    assert_one_line(
+        error,
+        "scenarios: ",
+        "rubrics: ",
+        DATASET_REPO_ID,
+        "HF_HUB_OFFLINE",
+        url,
+        "-T data_dir=",
+        "-T upstream_dir=",
+        "HF_ENDPOINT",
+        "MEDSP_UPSTREAM_ARCHIVE_URL",
+    )
+    assert not (cache / "upstream" / UPSTREAM_COMMIT).exists()
+
+
+@pytest.mark.parametrize("missing", ["scenarios", "rubrics"])
+def test_one_source_missing_still_names_the_fix_for_both(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, missing: str
+) -> None:
+    data, upstream = write_marked_scenario(tmp_path)
+    gone = tmp_path / "gone"
+    folders = {"data_dir": str(gone if missing == "scenarios" else data)}
+    folders["upstream_dir"] = str(gone if missing == "rubrics" else upstream)
+
+    with pytest.raises(MedSPDataError) as error:
+        medsp1000(**folders)
+
+    assert_one_line(
+        error, f"{missing}: ", str(gone), "data_dir=", "upstream_dir=", "HF_ENDPOINT",
+        "MEDSP_UPSTREAM_ARCHIVE_URL",
+    )  # fmt: skip
+    other = "rubrics: " if missing == "scenarios" else "scenarios: "
+    assert other not in str(error.value)

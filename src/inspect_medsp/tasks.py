@@ -3,8 +3,10 @@ quality-controlled subset) and ``medsp_demo`` (bundled original scenarios, no do
 
 from __future__ import annotations
 
+from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
@@ -12,13 +14,20 @@ from inspect_ai.model import model_roles
 from inspect_ai.solver import Solver
 
 from inspect_medsp.data.dataset import build_dataset, load_records
-from inspect_medsp.data.sources import resolve_scenario_root, resolve_upstream_root
+from inspect_medsp.data.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.data.sources import (
+    ResolvedSource,
+    resolve_scenario_root,
+    resolve_upstream_root,
+    sources_unavailable,
+)
 from inspect_medsp.encounter.solver import (
     DEFAULT_JUDGE,
     Protocol,
     medsp_encounter,
     medsp_tools_encounter,
 )
+from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
 from inspect_medsp.scoring.epochs import medsp_epochs
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.file import label_records
@@ -40,13 +49,13 @@ def _solver(
 ) -> Solver:
     if protocol == "tools":
         if settings.strategy != "off":
-            raise ValueError(
-                f"strategy={settings.strategy} works with protocol=turns only; the tools "
-                "protocol lets your own agent decide how to spend compute"
-            )
+            raise tools_refuse_strategy(settings.strategy)
         return medsp_tools_encounter(judge=judge, max_turns=max_turns, cache=cache)
     if protocol != "turns":
-        raise ValueError(f"protocol must be 'turns' or 'tools', not {protocol!r}")
+        raise MedSPParameterError(
+            f"task parameter protocol={protocol!r} is not accepted: protocol takes "
+            f"{ACCEPTED['protocol']}"
+        )
     return medsp_encounter(
         judge=judge,
         max_turns=max_turns,
@@ -89,6 +98,9 @@ def medsp_task(
     specialties: str | None = None,
 ) -> Task:
     """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
+    # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
+    # "hooks enabled" start-up banner) out of evals of other packages' tasks.
+    import_module("inspect_medsp.scoring.unscored")
     records, report = load_records(
         scenario_root,
         upstream_root,
@@ -124,56 +136,55 @@ def medsp_task(
     )
 
 
+def _resolve_sources(params: TaskParameters) -> tuple[ResolvedSource, ResolvedSource]:
+    """Locate both sources; if either is unavailable, one error names the fix for both."""
+    data = upstream = None
+    data_error = upstream_error = None
+    try:
+        data = resolve_scenario_root(params.data_dir, params.data_revision)
+    except MedSPDataError as exc:
+        data_error = exc
+    try:
+        upstream = resolve_upstream_root(params.upstream_dir)
+    except MedSPDataError as exc:
+        upstream_error = exc
+    if data is None or upstream is None:
+        raise sources_unavailable(data_error, upstream_error)
+    return data, upstream
+
+
 def _build(
     name: str,
     *,
     subset: bool,
     scenario_root: Path | None = None,
     upstream_root: Path | None = None,
-    data_dir: str | None = None,
-    upstream_dir: str | None = None,
-    data_revision: str | None = None,
-    scenarios: str | list[str] | None,
-    max_turns: int,
-    protocol: Protocol,
-    judge: str,
-    cache: bool,
-    strategy: Strategy,
-    n: int,
-    experts: int,
-    consensus_rounds: int,
-    sample_temperature: float,
-    fixed_temperature: float,
-    specialties: str | None = None,
+    **params: Any,
 ) -> Task:
-    """Resolve the sources (unless given as folders) and build the task."""
-    settings = StrategySettings(
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-    )
+    """Check the parameters, resolve the sources (unless given as folders), build the task.
+
+    Raises:
+        MedSPParameterError: A parameter has a value the task cannot use.
+        MedSPDataError: A source is missing or could not be fetched.
+    """
+    checked = TaskParameters.check(**params)
     revisions: dict[str, str | None] = {}
-    if scenario_root is None:
-        data = resolve_scenario_root(data_dir, data_revision)
+    if scenario_root is None or upstream_root is None:
+        data, upstream = _resolve_sources(checked)
         scenario_root, revisions["data_revision"] = data.root, data.revision
-    if upstream_root is None:
-        upstream = resolve_upstream_root(upstream_dir)
         upstream_root, revisions["rubric_revision"] = upstream.root, upstream.revision
     return medsp_task(
         name=name,
         scenario_root=scenario_root,
         upstream_root=upstream_root,
         subset=subset,
-        scenarios=scenarios,
-        max_turns=max_turns,
-        protocol=protocol,
-        judge=judge,
-        settings=settings,
-        cache=cache,
-        specialties=specialties,
+        scenarios=checked.scenarios,
+        max_turns=checked.max_turns,
+        protocol=checked.protocol,
+        judge=checked.judge,
+        settings=checked.strategy_settings(),
+        cache=checked.cache,
+        specialties=checked.specialties,
         **revisions,
     )
 

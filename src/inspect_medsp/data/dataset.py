@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspect_ai._display.core.active import display
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.util import display_type
+from inspect_ai.util._display import display_type_initialized
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
@@ -89,20 +93,41 @@ class LoadReport(BaseModel):
         return lines
 
     def log(self) -> None:
-        """Emit the warning lines and the count line on the ``inspect_medsp`` logger."""
+        """Emit the warning lines and the count line on the ``inspect_medsp`` logger.
+
+        A clean load's count line is an info record, which Inspect's console hides at its
+        default log level (warning); it is then also printed through Inspect's display, so
+        every run starts by saying what it loaded.
+        """
         for line in self.warning_lines():
             logger.warning(line)
         if any(self.excluded.values()):
             logger.warning(self.count_line())
         else:
             logger.info(self.count_line())
+            show_on_console(self.count_line())
+
+
+def show_on_console(line: str) -> None:
+    """Print ``line`` through Inspect's display unless info records are shown anyway.
+
+    Only while Inspect has chosen a display (``inspect eval``, or a task loaded by
+    ``eval()``): a task built in Python code before ``eval()`` prints nothing and leaves the
+    choice of display to ``eval()``. Nothing is printed with ``--display none``, nor when
+    the log level shows info records (``--log-level info``), where the record is the line.
+    """
+    if not display_type_initialized() or display_type() == "none":
+        return
+    if logging.getLogger().getEffectiveLevel() <= logging.INFO:
+        return
+    display().print(line)
 
 
 def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list[str]:
     """Keep the ids matching any of ``patterns`` (exact ids or shell globs).
 
     Raises:
-        MedSPDataError: A pattern matches nothing.
+        MedSPDataError: A pattern matches nothing (the message shows ids from ``available``).
     """
     if not patterns:
         return list(available)
@@ -111,11 +136,31 @@ def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list
         hits = [i for i in available if fnmatch.fnmatchcase(i, pattern)]
         if not hits:
             raise MedSPDataError(
-                f"scenarios: '{pattern}' matches no scenario; use ids like "
-                "mededportal_10009/scenario1 or globs like 'mededportal_100*/*'"
+                f"task parameter scenarios='{pattern}' matches none of the {len(available)} "
+                f"scenarios available; {_id_hint(available)}"
             )
         chosen.update(hits)
     return [i for i in available if i in chosen]
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _id_hint(available: Sequence[str]) -> str:
+    """Two real ids of the data (of different forms where it has several) and a glob."""
+    if not available:
+        return "the data has no scenarios"
+    first = available[0]
+    form = _DIGITS.sub("#", first.split("/")[0])
+    second = next(
+        (i for i in available if _DIGITS.sub("#", i.split("/")[0]) != form),
+        available[1] if len(available) > 1 else None,
+    )
+    examples = f"{first} or {second}" if second else first
+    return (
+        f"ids there look like {examples} (<case_id>/<scenarioN>), "
+        f"and globs like '{first.split('/')[0]}/*' work"
+    )
 
 
 def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -> LoadReport:

@@ -17,3 +17,11 @@ class MedSPDataError(PrerequisiteError):
 
     def __str__(self) -> str:
         return str(self.message)
+
+
+class MedSPParameterError(MedSPDataError, ValueError):
+    """A task parameter (``-T name=value``) has a value the task cannot use.
+
+    The message is one line naming the parameter, the value given and what is accepted.
+    It is also a ``ValueError``, as Python code calling a task function would expect.
+    """

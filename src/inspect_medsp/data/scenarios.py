@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import ROLES, Packets, Scenario
+from inspect_medsp.encounter.prompts import render
 
 TEXT_SUFFIXES = frozenset(
     {".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".csv", ".html", ".xml"}
@@ -39,6 +40,8 @@ CASE_META_FIELDS: tuple[str, ...] = (
 """Fields of ``phase1_scenarios_meta.json`` carried into sample metadata (non-empty only)."""
 SCENARIO_DIR = re.compile(r"^scenario\d+$")
 _STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
+_MARKUP = re.compile(r"[#*_`~\\[\]<>|]+")
+_NUMBERED = re.compile(r"^\d+[_\-. ]*")
 _DOI_NUMBER = re.compile(
     r"^(?:mededportal_(?P<a>\d+)|mep_2374-8265\.(?P<b>\d+)(?:-.*)?|mep-\d+-(?P<c>\d+)(?:-.*)?)$"
 )
@@ -78,6 +81,11 @@ def read_packet(folder: Path) -> str:
     Raises:
         PacketError: The folder is missing or holds no text file.
     """
+    return "\n\n".join(f"## {name}\n\n{body}" for name, body in _packet_files(folder))
+
+
+def _packet_files(folder: Path) -> list[tuple[str, str]]:
+    """The (relative name, text) of a role folder's non-empty text files, sorted by path."""
     if not folder.is_dir():
         raise PacketError(
             f"{folder}: role folder missing; every scenario needs "
@@ -88,17 +96,47 @@ def read_packet(folder: Path) -> str:
         for p in folder.rglob("*")
         if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES and not _is_hidden(p, folder)
     )
-    sections: list[str] = []
+    sections: list[tuple[str, str]] = []
     for path in files:
         body = strip_deleted(path.read_text(encoding="utf-8", errors="replace")).strip()
         if body:
-            sections.append(f"## {path.relative_to(folder).as_posix()}\n\n{body}")
+            sections.append((path.relative_to(folder).as_posix(), body))
     if not sections:
         raise PacketError(
             f"{folder}: role folder has no text (expected files ending in "
             f"{', '.join(sorted(TEXT_SUFFIXES))}); restore it from byrLLCC/MedSP1000"
         )
-    return "\n\n".join(sections)
+    return sections
+
+
+def _title(name: str, body: str) -> str:
+    """A file's title: its first markdown heading, else its name in words."""
+    for line in body.splitlines():
+        if line.startswith("#"):
+            title = " ".join(_MARKUP.sub(" ", line).split())
+            if title:
+                return title
+    stem = PurePosixPath(name).stem
+    return " ".join(_MARKUP.sub(" ", _NUMBERED.sub("", stem)).split()) or stem
+
+
+def examinee_packet(folder: Path) -> str:
+    """The clinician's packet: a plain-text lead naming its parts, then :func:`read_packet`.
+
+    The lead is one sentence without markdown, so the sample's input reads as text where
+    Inspect's viewer previews it; the files follow unchanged.
+
+    Raises:
+        PacketError: The folder is missing or holds no text file.
+    """
+    titles = [_title(name, body) for name, body in _packet_files(folder)]
+    lead = render(
+        "examinee_lead",
+        package="inspect_medsp.data",
+        count="one file" if len(titles) == 1 else f"{len(titles)} files",
+        titles="; ".join(titles),
+    )
+    return f"{lead}\n\n{read_packet(folder)}"
 
 
 def read_metadata(scenario_dir: Path) -> dict[str, str]:
@@ -187,7 +225,14 @@ def load_scenario(root: Path, scenario_id: str, case_meta: CaseMeta | None = Non
     """
     case_id, scenario = scenario_id.split("/", 1)
     scenario_dir = root / case_id / scenario
-    packets = Packets(**{role: read_packet(scenario_dir / role) for role in ROLES})
+    packets = Packets(
+        **{
+            role: examinee_packet(scenario_dir / role)
+            if role == "examinee"
+            else read_packet(scenario_dir / role)
+            for role in ROLES
+        }
+    )
     if case_meta is None:
         case_meta = read_case_meta(root / case_id)
     metadata = {**case_meta.by_scenario.get(scenario, {}), **read_metadata(scenario_dir)}

@@ -144,6 +144,34 @@ def resolve_upstream_root(
     return ResolvedSource(root=target.resolve(), origin="github", revision=commit)
 
 
+def sources_unavailable(
+    scenarios: MedSPDataError | None, rubrics: MedSPDataError | None
+) -> MedSPDataError:
+    """One error for the sources that could not be had, naming the fix for both at once.
+
+    Args:
+        scenarios: Why the scenario tree could not be located (None: it was found).
+        rubrics: Why the rubrics could not be located (None: they were found).
+
+    Returns:
+        A one-line error: each failure, then how to give both sources offline, so that one
+        fix is enough.
+    """
+    parts = [
+        f"{what}: {error}"
+        for what, error in (("scenarios", scenarios), ("rubrics", rubrics))
+        if error is not None
+    ]
+    return MedSPDataError(
+        "MedSP1000 inputs unavailable; "
+        + "; ".join(parts)
+        + ". Offline, give local copies of both: -T data_dir=<folder holding "
+        "<case_id>/<scenarioN>/...> -T upstream_dir=<folder holding rubrics/ and subset.json>; "
+        f"or point HF_ENDPOINT (for {DATASET_REPO_ID}) and MEDSP_UPSTREAM_ARCHIVE_URL "
+        f"(for the {UPSTREAM_REPO} archive) at mirrors"
+    )
+
+
 def _download_upstream(commit: str, target: Path) -> None:
     """Fetch the archive of ``commit`` and place its rubrics at ``target`` atomically."""
     default_url = UPSTREAM_ARCHIVE_URL.format(repo=UPSTREAM_REPO, commit=commit)

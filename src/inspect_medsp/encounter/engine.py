@@ -338,7 +338,7 @@ class Encounter:
     def clinician_update(self, turn: TurnRecord) -> str:
         """What the clinician is told after a turn (only in-story facts)."""
         env = turn.environment
-        changed = bool(env.events) or (
+        changed = (
             env.progress_index,
             env.state_label,
             env.patient_status,

@@ -47,6 +47,8 @@ class RunHealth(BaseModel):
     run: str
     path: str
     group: str
+    label: str = ""
+    """The run by clinician model, strategy and judge (numbered when several runs share it)."""
     status: str
     samples: int
     scored: int
@@ -142,7 +144,8 @@ def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysi
         by_key[_key(run)].append(run)
     groups = [_group(key, labels[key], members) for key, members in by_key.items()]
 
-    health = [run_health(run, labels[_key(run)]) for run in ordered]
+    names = run_labels(ordered)
+    health = [run_health(run, labels[_key(run)], names[run.path]) for run in ordered]
     flagged_groups = {h.group for h in health if h.flags}
     for group in groups:
         group.flagged = group.label in flagged_groups
@@ -201,6 +204,19 @@ def _labels(runs: Sequence[RunLog]) -> dict[GroupKey, str]:
         extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
         labels[k] = f"{k[0]} ({extra})" if extra else k[0]
     return labels
+
+
+def run_labels(runs: Sequence[RunLog]) -> dict[str, str]:
+    """Each run's :attr:`RunLog.label` by path; runs sharing one are numbered by creation."""
+    ordered = sorted(runs, key=lambda r: r.created)
+    same: dict[str, list[RunLog]] = defaultdict(list)
+    for run in ordered:
+        same[run.label].append(run)
+    names: dict[str, str] = {}
+    for label, members in same.items():
+        for i, run in enumerate(members, start=1):
+            names[run.path] = label if len(members) == 1 else f"{label} (run {i} of {len(members)})"
+    return names
 
 
 def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
@@ -266,7 +282,7 @@ def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, fl
     return out
 
 
-def run_health(run: RunLog, group: str) -> RunHealth:
+def run_health(run: RunLog, group: str, label: str | None = None) -> RunHealth:
     """Errors, unjudged items, reply degradations, end reasons, turns and tokens of a run."""
     roles = {role: RoleHealth() for role in ROLES}
     for sample in run.samples:
@@ -280,6 +296,7 @@ def run_health(run: RunLog, group: str) -> RunHealth:
         run=run.name,
         path=run.path,
         group=group,
+        label=label or run.label,
         status=run.status,
         samples=n,
         scored=len(scored),

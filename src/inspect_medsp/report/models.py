@@ -94,6 +94,15 @@ class RunLog(BaseModel):
     samples: list[SampleResult] = Field(default_factory=list)
 
     @property
+    def label(self) -> str:
+        """The run as a reader knows it: clinician model, strategy and judge (not the file)."""
+        parts = [self.clinician, f"strategy {self.strategy}"]
+        if self.protocol != "turns":
+            parts.append(f"protocol {self.protocol}")
+        parts.append(f"judge {self.judge}")
+        return ", ".join(parts)
+
+    @property
     def scenario_ids(self) -> set[str]:
         """Every scenario the run attempted."""
         return {s.id for s in self.samples}

@@ -111,8 +111,10 @@ def render_markdown(analysis: Analysis, charts: bool = True) -> str:
         out += [f"- [{name}]({name})" for name in names]
     out += [f"- [{name}]({name})" for name in CSV_FILES]
     out += ["", "Runs read:", ""]
+    labels = {h.path: h.label for h in analysis.health}
     out += [
-        f"- `{r.name}`: {esc(r.task)}, {esc(r.clinician)}, created {r.created}"
+        f"- {esc(labels.get(r.path) or r.label)}: {esc(r.task)}, created {r.created}, "
+        f"log `{r.name}`"
         for r in analysis.runs
     ]
     return "\n".join(out) + "\n"
@@ -402,23 +404,25 @@ def _role_cell(h: RunHealth, role: str) -> str:
 def _health(analysis: Analysis) -> list[str]:
     out = ["## Health of the runs", ""]
     out.append(
-        "A run is marked unhealthy when any sample errored, when more than 10% of any role's "
+        "A run is marked unhealthy when any sample errored or could not be scored, when more "
+        "than 10% of any role's "
         "replies were degraded (unusable after retries), when more than 10% of its rubric "
         "items got no verdict, or when the run did not finish; its score is then not the "
         "model's own."
     )
     out.append("")
-    header = ["Run", "Group", "Samples", "Errored", "Unjudged items",
+    header = ["Run", "Group", "Samples", "Errored", "Unscored", "Unjudged items",
               *[f"Degraded {r}" for r in ROLES], "Ends", "Mean turns", "Verdict"]  # fmt: skip
     rows = []
     for h in analysis.health:
         ends = ", ".join(f"{esc(k)} {v}" for k, v in sorted(h.ends.items()))
         rows.append(
             [
-                f"`{h.run}`",
+                esc(h.label or h.run),
                 esc(h.group),
                 str(h.samples),
                 str(h.errored),
+                str(len(h.unscored)),
                 f"{h.unjudged} of {h.items}",
                 *[_role_cell(h, r) for r in ROLES],
                 ends,
@@ -427,12 +431,23 @@ def _health(analysis: Analysis) -> list[str]:
             ]
         )
     out += table(header, rows)
-    errored = [(r.name, s) for r in analysis.runs for s in r.samples if s.error is not None]
+    labels = {h.path: h.label or h.run for h in analysis.health}
+    errored = [(r, s) for r in analysis.runs for s in r.samples if s.error is not None]
     if errored:
         out += ["Errored samples:", ""]
         out += [
-            f"- `{run}` {esc(s.id)} (epoch {s.epoch}): {esc(short(s.error or ''))}"
+            f"- {esc(labels.get(run.path, run.label))}: {esc(s.id)} (epoch {s.epoch}): "
+            f"{esc(short(s.error or ''))}"
             for run, s in errored
+        ]
+        out.append("")
+    unscored = [(r, s) for r in analysis.runs for s in r.samples if s.unscored]
+    if unscored:
+        out += ["Samples not scored (left out of the numbers, never counted as 0):", ""]
+        out += [
+            f"- {esc(labels.get(run.path, run.label))}: {esc(s.id)} (epoch {s.epoch}): "
+            f"{esc(s.unscored or '')}"
+            for run, s in unscored
         ]
         out.append("")
     roles = sorted({r for h in analysis.health for r in h.tokens}, key=_role_order)
@@ -442,7 +457,10 @@ def _health(analysis: Analysis) -> list[str]:
             "",
         ]
         rows = [
-            [f"`{h.run}`", *[f"{h.tokens[r]:,.0f}" if r in h.tokens else "n/a" for r in roles]]
+            [
+                esc(h.label or h.run),
+                *[f"{h.tokens[r]:,.0f}" if r in h.tokens else "n/a" for r in roles],
+            ]
             for h in analysis.health
         ]
         out += table(["Run", *[esc(r) for r in roles]], rows)

@@ -33,7 +33,7 @@ def leaderboard(analysis: Analysis) -> Table:
     shared = ["shared_macro", "shared_macro_ci_low", "shared_macro_ci_high"]
     columns = [
         "rank", "group", "clinician", "strategy", "protocol", "judge", "logs",
-        "scenarios_scored", "samples_errored", *metrics, *comps, "metrics_source",
+        "scenarios_scored", "samples_errored", "samples_unscored", *metrics, *comps, "metrics_source",
         "shared_scenarios", *shared, "health_flagged",
     ]  # fmt: skip
     rows: list[list[Cell]] = []
@@ -42,6 +42,7 @@ def leaderboard(analysis: Analysis) -> Table:
             [
                 rank, g.label, g.clinician, g.strategy, g.protocol, g.judge, len(g.runs),
                 len(g.scored_ids), sum(s.error is not None for s in g.samples),
+                sum(s.unscored is not None for s in g.samples),
                 *[g.metric(m) for m in metrics], *[g.metric(c) for c in comps], g.source,
                 len(analysis.shared_ids),
                 *[g.shared.get(m.removeprefix("shared_")) for m in shared], g.flagged,
@@ -128,7 +129,8 @@ def strategy_competency(analysis: Analysis) -> Table:
 def health(analysis: Analysis) -> Table:
     ends = sorted({e for h in analysis.health for e in h.ends})
     token_roles = _token_roles(analysis)
-    columns = ["run", "group", "status", "samples", "scored", "errored", "items", "unjudged"]
+    columns = ["run", "label", "group", "status", "samples", "scored", "errored", "unscored",
+               "items", "unjudged"]  # fmt: skip
     for role in ROLES:
         columns += [f"{role}_{k}" for k in ("clean", "repaired", "retried", "degraded")]
         columns.append(f"{role}_degraded_share")
@@ -138,7 +140,8 @@ def health(analysis: Analysis) -> Table:
     rows: list[list[Cell]] = []
     for h in analysis.health:
         row: list[Cell] = [
-            h.run, h.group, h.status, h.samples, h.scored, h.errored, h.items, h.unjudged
+            h.run, h.label, h.group, h.status, h.samples, h.scored, h.errored,
+            len(h.unscored), h.items, h.unjudged,
         ]  # fmt: skip
         for role in ROLES:
             rh = h.roles[role]

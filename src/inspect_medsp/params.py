@@ -1,0 +1,161 @@
+"""The task parameters, checked once at load: ``-T`` values arrive as strings or YAML values.
+
+Every bad value becomes one :class:`MedSPParameterError` line naming the parameter, the value
+given and what is accepted, so ``inspect eval`` prints it without a traceback and exits
+non-zero before any data is fetched or any model is called.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from inspect_medsp.data.errors import MedSPParameterError
+from inspect_medsp.encounter.solver import DEFAULT_JUDGE, Protocol
+from inspect_medsp.strategies import Strategy, StrategySettings
+
+ACCEPTED: dict[str, str] = {
+    "data_dir": "a local folder holding <case_id>/<scenarioN>/<role>/*.md (or omit it)",
+    "upstream_dir": "a local folder holding rubrics/ and subset.json (or omit it)",
+    "data_revision": "a Hub branch, tag or commit of byrLLCC/MedSP1000 (or omit it)",
+    "scenarios": "scenario ids or globs, comma-separated, e.g. 'mededportal_100*/*'",
+    "max_turns": "a whole number of at least 1 (the turn limit of an encounter)",
+    "protocol": "turns or tools",
+    "judge": "a model name provider/model, e.g. openai/gpt-5.5",
+    "cache": "true or false",
+    "strategy": "off, single, bon or medagents",
+    "n": "a whole number of at least 1 (best-of-N candidates per turn)",
+    "experts": "a whole number of at least 1 (medagents specialists)",
+    "consensus_rounds": "a whole number of at least 0 (medagents voting rounds)",
+    "sample_temperature": "a number from 0 to 2",
+    "fixed_temperature": "a number from 0 to 2",
+    "specialties": "a specialties file written by medsp-specialties (or omit it)",
+}
+"""What each parameter accepts, as said in its error message."""
+
+
+def _not_bool(value: Any) -> Any:
+    """YAML reads ``true``/``false`` as booleans; they are not numbers here."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("not_a_number", "a boolean is not a number")
+    return value
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise PydanticCustomError("not_finite", "not a finite number")
+    return value
+
+
+Count = Annotated[int, BeforeValidator(_not_bool)]
+Temperature = Annotated[float, BeforeValidator(_not_bool), Field(ge=0, le=2)]
+
+
+class TaskParameters(BaseModel):
+    """Every parameter a MedSP task takes, validated (see :data:`ACCEPTED`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
+
+    data_dir: str | None = None
+    upstream_dir: str | None = None
+    data_revision: str | None = None
+    scenarios: list[str] | None = None
+    max_turns: Annotated[Count, Field(ge=1)] = 12
+    protocol: Protocol = "turns"
+    judge: str = DEFAULT_JUDGE
+    cache: bool = False
+    strategy: Strategy = "off"
+    n: Annotated[Count, Field(ge=1)] = 5
+    experts: Annotated[Count, Field(ge=1)] = 5
+    consensus_rounds: Annotated[Count, Field(ge=0)] = 1
+    sample_temperature: Temperature = 0.8
+    fixed_temperature: Temperature = 0.0
+    specialties: str | None = None
+
+    @field_validator("data_dir", "upstream_dir", "specialties", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: Any) -> Any:
+        """Python callers may pass a ``Path``."""
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+    @field_validator("scenarios", mode="before")
+    @classmethod
+    def _split_patterns(cls, value: Any) -> Any:
+        """``-T scenarios=a,b`` arrives as one string; a YAML list arrives as a list."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str):
+            return [s.strip() for s in value.split(",") if s.strip()] or None
+        return value
+
+    @field_validator("judge")
+    @classmethod
+    def _model_name(cls, value: str) -> str:
+        provider, _, name = value.partition("/")
+        if not provider.strip() or not name.strip():
+            raise PydanticCustomError("model_name", "not a provider/model name")
+        return value
+
+    @field_validator("sample_temperature", "fixed_temperature")
+    @classmethod
+    def _finite_temperature(cls, value: float) -> float:
+        return _finite(value)
+
+    @classmethod
+    def check(cls, **params: Any) -> TaskParameters:
+        """Validate the parameters a task was called with.
+
+        Raises:
+            MedSPParameterError: One line per bad parameter, joined on one line.
+        """
+        try:
+            checked = cls.model_validate(params)
+        except ValidationError as exc:
+            lines = [_error_line(error, params) for error in exc.errors()]
+            raise MedSPParameterError("; ".join(dict.fromkeys(lines))) from None
+        if checked.protocol == "tools" and checked.strategy != "off":
+            raise tools_refuse_strategy(checked.strategy)
+        return checked
+
+    def strategy_settings(self) -> StrategySettings:
+        """The clinician strategy these parameters choose."""
+        return StrategySettings(
+            strategy=self.strategy,
+            n=self.n,
+            experts=self.experts,
+            consensus_rounds=self.consensus_rounds,
+            sample_temperature=self.sample_temperature,
+            fixed_temperature=self.fixed_temperature,
+        )
+
+
+def tools_refuse_strategy(strategy: str) -> MedSPParameterError:
+    """The error for a strategy asked of the tools protocol."""
+    return MedSPParameterError(
+        f"strategy={strategy} works with protocol=turns only (the tools protocol lets your "
+        "own agent decide how to spend compute): drop strategy or use protocol=turns"
+    )
+
+
+def _error_line(error: Any, params: dict[str, Any]) -> str:
+    """``name=value`` is not accepted: what ``name`` takes."""
+    loc = error.get("loc") or ()
+    name = str(loc[0]) if loc else ""
+    if name not in ACCEPTED:
+        return " ".join(str(error.get("msg", "invalid task parameters")).split())
+    value = params.get(name, error.get("input"))
+    shown = " ".join(repr(value).split())
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"task parameter {name}={shown} is not accepted: {name} takes {ACCEPTED[name]}"
