@@ -33,8 +33,8 @@ def leaderboard(analysis: Analysis) -> Table:
     shared = ["shared_macro", "shared_macro_ci_low", "shared_macro_ci_high"]
     columns = [
         "rank", "group", "clinician", "strategy", "protocol", "judge", "logs",
-        "scenarios_scored", "samples_errored", "samples_unscored", *metrics, *comps, "metrics_source",
-        "shared_scenarios", *shared, "health_flagged",
+        "scenarios_scored", "samples_errored", "samples_unscored", *metrics, *comps,
+        "metrics_source", "shared_scenarios", *shared, "health_flagged",
     ]  # fmt: skip
     rows: list[list[Cell]] = []
     for rank, g in enumerate(analysis.groups, start=1):
