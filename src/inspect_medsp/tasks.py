@@ -85,6 +85,7 @@ def medsp_task(
     cache: bool = False,
     data_revision: str | None = None,
     rubric_revision: str | None = None,
+    grader_samples: int = 1,
 ) -> Task:
     """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
     records, report = load_records(
@@ -100,7 +101,9 @@ def medsp_task(
     return Task(
         dataset=build_dataset(records, name=name),
         solver=_solver(protocol, judge, max_turns, settings, cache),
-        scorer=medsp_rubric(judge=judge, config=settings.grader_config(), cache=cache),
+        scorer=medsp_rubric(
+            judge=judge, config=settings.grader_config(), cache=cache, samples=grader_samples
+        ),
         config=settings.clinician_config(),
         model_roles=judged_roles(judge),
         epochs=Epochs(1, medsp_epochs()),
@@ -140,6 +143,7 @@ def _build(
     consensus_rounds: int,
     sample_temperature: float,
     fixed_temperature: float,
+    grader_samples: int = 1,
 ) -> Task:
     """Resolve the sources (unless given as folders) and build the task."""
     settings = StrategySettings(
@@ -168,6 +172,7 @@ def _build(
         judge=judge,
         settings=settings,
         cache=cache,
+        grader_samples=grader_samples,
         **revisions,
     )
 
@@ -188,6 +193,7 @@ def medsp1000(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
+    grader_samples: int = 1,
 ) -> Task:
     """MedSP1000: every scoreable scenario of the benchmark.
 
@@ -208,6 +214,8 @@ def medsp1000(
         consensus_rounds: Voting rounds for ``medagents``.
         sample_temperature: Temperature of ``bon`` candidates and ``medagents`` advice.
         fixed_temperature: Temperature of every role under ``single`` (and of selection).
+        grader_samples: Grade each encounter this many times and score each item by
+            majority (the scorer's ``samples``; repeats run at temperature 1.0).
     """
     return _build("MedSP1000", subset=False, **locals())
 
@@ -228,6 +236,7 @@ def medsp100(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
+    grader_samples: int = 1,
 ) -> Task:
     """MedSP-Q100: the published 100-scenario quality-controlled subset.
 
@@ -249,6 +258,7 @@ def medsp_demo(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
+    grader_samples: int = 1,
 ) -> Task:
     """Three original scenarios bundled with the package: try the harness with no download.
 
