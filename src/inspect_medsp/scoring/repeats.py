@@ -67,9 +67,9 @@ def check_repeats(samples: int, temperature: float) -> None:
         )
 
 
-def repeat_configs(config: GenerateConfig | None, samples: int, temperature: float) -> list[
-    GenerateConfig
-]:
+def repeat_configs(
+    config: GenerateConfig | None, samples: int, temperature: float
+) -> list[GenerateConfig]:
     """The grader config of each repeat: the given one at ``temperature`` with seed + i."""
     base = config or GenerateConfig()
     first = base.seed if base.seed is not None else REPEAT_SEED
@@ -92,8 +92,13 @@ async def grade(
         )
     configs = repeat_configs(config, samples, temperature)
     results = await collect(*(once(c) for c in configs))
-    return majority([r[0] for r in results], [r[1] for r in results], [r[2] for r in results],
-                    temperature=temperature, seeds=[c.seed or 0 for c in configs])  # fmt: skip
+    return majority(
+        [r[0] for r in results],
+        [r[1] for r in results],
+        [r[2] for r in results],
+        temperature=temperature,
+        seeds=[c.seed or 0 for c in configs],
+    )
 
 
 def majority(
@@ -116,15 +121,17 @@ def majority(
         judged = [vote for vote in mine if vote is not None]
         met = sum(judged) * 2 > len(judged)
         agree = next(
-            (v for run in runs for v in run if v.number == first.number and v.judged
-             and v.met == met),
+            (
+                v
+                for run in runs
+                for v in run
+                if v.number == first.number and v.judged and v.met == met
+            ),
             first,
-        )  # fmt: skip
+        )
         verdict = agree.model_copy(update={"met": met, "judged": bool(judged)})
         verdicts.append(verdict)
-        items.append(
-            verdict.model_dump() | {"votes": mine, "flip_rate": flip_rate(judged, met)}
-        )
+        items.append(verdict.model_dump() | {"votes": mine, "flip_rate": flip_rate(judged, met)})
     return Graded(
         verdicts=verdicts,
         items=items,
