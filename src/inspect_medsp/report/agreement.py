@@ -272,7 +272,7 @@ def analyse_agreement(paths: Sequence[str], human: Sequence[str] = ()) -> Agreem
         AgreementError: A log or sheet cannot be used, the logs graded different encounters,
             or there is nothing to compare.
     """
-    logs = [read_graded(p) for p in dict.fromkeys(paths)]
+    logs = [read_graded(p) for p in paths]
     keys, left_out = shared_encounters(logs)
     comparisons: list[Comparison] = []
     if len(logs) > 1:

@@ -242,9 +242,9 @@ def _read_sheet(path: str, log: GradedLog) -> dict[Key, dict[int, tuple[bool, bo
         for rater in RATERS:
             value = (row[rater] or "").strip().casefold()
             if value not in ANSWERS:
+                shown = repr(row[rater]) if row[rater] else "empty"
                 raise AgreementError(
-                    f"{where}: {rater} is {row[rater] or 'empty'!r} for item [{number}]; "
-                    "write yes or no"
+                    f"{where}: {rater} is {shown} for item [{number}]; write yes or no"
                 )
             answers.append(ANSWERS[value])
         mine = found.setdefault(key, {})
