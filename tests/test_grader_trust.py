@@ -176,6 +176,48 @@ def test_two_graders_agreement_and_kappa_equal_the_hand_computation(
     assert shift["overall"].ci_low <= shift["overall"].difference <= shift["overall"].ci_high
 
 
+def fleiss(votes: Sequence[Sequence[bool]]) -> tuple[Fraction, Fraction]:
+    """Fleiss' observed agreement and kappa by the textbook formula, exactly."""
+    m = len(votes[0])
+    pairs = [
+        Fraction(sum(v) * (sum(v) - 1) + (m - sum(v)) * (m - sum(v) - 1), m * (m - 1))
+        for v in votes
+    ]
+    observed = sum(pairs, Fraction(0)) / len(votes)
+    p = Fraction(sum(sum(v) for v in votes), m * len(votes))
+    chance = p * p + (1 - p) * (1 - p)
+    return observed, (observed - chance) / (1 - chance)
+
+
+def test_three_graders_give_fleiss_and_each_pair_cohen(run: Run, tmp_path: Path) -> None:
+    """Graders A, B and A again: on each of B's six flips one of three pairs agrees.
+
+    By hand, overall: observed (45 + 6/3) / 51 = 47/51; met 71 of 153 verdicts, chance
+    (71^2 + 82^2) / 153^2 = 11765/23409; kappa (21573 - 11765) / 11644 = 2452/2911.
+    """
+    regrade = saved(rescore(run.log, Script(per_case(MET_B))), tmp_path / "b.eval")
+    result = analyse_agreement([path_of(run), regrade, path_of(run)])
+    rows = by_competency(result.rows, "graders")
+    assert rows["overall"].kappa_kind == "fleiss"
+    assert close(rows["overall"].agreement, Fraction(47, 51))
+    assert close(rows["overall"].kappa, Fraction(2452, 2911))
+    for key, row in rows.items():
+        a, b = competency_votes(MET_A, MET_B, key)
+        agree, kappa = fleiss([(x, y, x) for x, y in zip(a, b, strict=True)])
+        assert close(row.agreement, agree), key
+        assert close(row.kappa, kappa) if chance_defined(a + b) else row.kappa != row.kappa
+    a_name = Path(path_of(run)).name
+    pair = by_competency(result.rows, f"graders: {a_name} vs b.eval")
+    for key, (_, agree, kappa) in HAND_B.items():
+        assert close(pair[key].agreement, agree) and close(pair[key].kappa, kappa), key
+        assert pair[key].kappa_kind == "cohen"
+    assert by_competency(result.rows, f"graders: {a_name} vs {a_name}")["overall"].kappa == 1.0
+
+
+def chance_defined(votes: Sequence[bool]) -> bool:
+    return 0 < sum(votes) < len(votes)
+
+
 def test_the_command_writes_table_chart_and_summary(run: Run, tmp_path: Path) -> None:
     regrade = saved(rescore(run.log, Script(per_case(MET_B))), tmp_path / "b.eval")
     out = tmp_path / "agreement"

@@ -277,6 +277,11 @@ def analyse_agreement(paths: Sequence[str], human: Sequence[str] = ()) -> Agreem
     comparisons: list[Comparison] = []
     if len(logs) > 1:
         comparisons.append(graders_comparison(logs, keys))
+    if len(logs) > 2:
+        comparisons += [
+            graders_comparison([logs[0], other], keys, f"graders: {logs[0].name} vs {other.name}")
+            for other in logs[1:]
+        ]
     comparisons += [c for log in logs if (c := repeats_comparison(log)) is not None]
     n_human = 0
     if human:

@@ -71,10 +71,8 @@ def agreement_chart(rows: Sequence[AgreementRow], path: Path) -> Path:
                 error_kw={"linewidth": 0.8},
             )
             ax.bar_label(bars, labels=texts, padding=2, fontsize=7)
-        ax.set_ylim(
-            min(0.0, *(r.kappa_ci_low for r in rows if not math.isnan(r.kappa_ci_low)), 0.0) - 0.05,
-            1.15,
-        )
+        lows = [float(getattr(r, f"{field}_ci_low")) for r in rows]
+        ax.set_ylim(min([0.0, *(v for v in lows if not math.isnan(v))]) - 0.05, 1.15)
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_ylabel(title)
         ax.yaxis.grid(True, linestyle=":", linewidth=0.6)

@@ -212,7 +212,9 @@ class Comparison(BaseModel):
     rows: list[ItemRow]
 
 
-def graders_comparison(logs: Sequence[GradedLog], keys: Sequence[Key]) -> Comparison:
+def graders_comparison(
+    logs: Sequence[GradedLog], keys: Sequence[Key], name: str = "graders"
+) -> Comparison:
     """One rater per log (its majority verdict when it graded several times)."""
     rows = [
         ItemRow(
@@ -227,7 +229,7 @@ def graders_comparison(logs: Sequence[GradedLog], keys: Sequence[Key]) -> Compar
         for enc in [logs[0].encounters[key]]
         for i in enc.items
     ]
-    return Comparison(name="graders", kind="graders", raters=[log.label for log in logs], rows=rows)
+    return Comparison(name=name, kind="graders", raters=[log.label for log in logs], rows=rows)
 
 
 def repeats_comparison(log: GradedLog) -> Comparison | None:

@@ -53,7 +53,7 @@ def stratum_of(log: GradedLog, key: Key) -> str:
     """Competency mix and score band of a scored encounter."""
     encounter, result = log.encounters[key], log.results[key]
     mix = "+".join(dict.fromkeys(i.competency for i in encounter.items))
-    return f"{mix} | {band(result.values.get('overall', 0.0))}"
+    return f"{mix}; {band(result.values.get('overall', 0.0))}"
 
 
 def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
@@ -164,7 +164,7 @@ def index_text(log: GradedLog, drawn: Sequence[Drawn], n: int) -> str:
         "",
         f"    medsp-report agreement {log.path} --human sheets/*.csv --out agreement",
         "",
-        "| # | encounter | stratum (competencies, score band) | page | sheet |",
+        "| # | encounter | stratum (competencies; score band) | page | sheet |",
         "|---|---|---|---|---|",
     ]
     for i, d in enumerate(drawn, start=1):
