@@ -606,6 +606,10 @@ BAD_SHEETS = {
         lambda rows: _set(rows, 0, rater_1=""),
         "row 2: rater_1 is empty for item [1]; write yes or no",
     ),
+    "missing_column": (
+        lambda rows: [{k: v for k, v in r.items() if k != "rater_2"} for r in rows],
+        "column(s) rater_2 missing; use a sheet written by medsp-report validation-sheet",
+    ),
     "repeated_row": (
         lambda rows: [*rows, rows[3]],
         "row 19: item [4] of demo_peds_asthma/scenario1 appears twice",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import sys
 from collections.abc import Sequence
 
@@ -88,9 +89,10 @@ def _agreement(args: argparse.Namespace) -> int:
         print(f"medsp-report agreement: warning: {warning}", file=sys.stderr)
     overall = [r for r in report.rows if r.competency == "overall"]
     for row in overall:
+        kappa = "n/a (every verdict the same)" if math.isnan(row.kappa) else f"{row.kappa:.3f}"
         print(
-            f"{row.comparison}: agreement {row.agreement:.3f}, {row.kappa_kind} kappa "
-            f"{row.kappa:.3f} over {row.items} items"
+            f"{row.comparison}: agreement {row.agreement:.3f}, {row.kappa_kind} kappa {kappa} "
+            f"over {row.items} items"
         )
     print(f"wrote {len(report.files)} files in {args.out}")
     return 0
