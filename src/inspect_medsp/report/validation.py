@@ -91,10 +91,11 @@ def slug(key: Key) -> str:
 def page_text(encounter: Encounter, index: int) -> str:
     """The readable page of one encounter: what the grader read, and nothing of its verdicts."""
     record = render_record(Trajectory(store=Store(encounter.store)))
+    fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", record)), default=0))
     return (
         f"# Encounter {index}: {encounter.sample_id} (epoch {encounter.epoch})\n\n"
         f"Judge each rubric item in the sheet from this record alone: `yes` if the clinician "
-        f"did it, `no` otherwise.\n\n```text\n{record}\n```\n"
+        f"did it, `no` otherwise.\n\n{fence}text\n{record}\n{fence}\n"
     )
 
 
