@@ -16,16 +16,26 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, scorer
 
 from inspect_medsp.scoring.metrics import medsp_summary
+from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE
 from inspect_medsp.scoring.scorer import DEFAULT_JUDGE
 from inspect_medsp.scoring.scorer import medsp_rubric as package_medsp_rubric
 
 
 @scorer(metrics=[medsp_summary()])
-def medsp_rubric(judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None) -> Scorer:
+def medsp_rubric(
+    judge: str = DEFAULT_JUDGE,
+    config: GenerateConfig | None = None,
+    samples: int = 1,
+    temperature: float = REPEAT_TEMPERATURE,
+) -> Scorer:
     """Judge each sample's recorded encounter against its frozen rubric (``grader`` role).
 
     Args:
         judge: Model used when no ``grader`` role is given.
         config: Generation settings for the grader.
+        samples: Grade each encounter this many times and score items by majority.
+        temperature: The grader's temperature for those repeats.
     """
-    return package_medsp_rubric(judge=judge, config=config)
+    return package_medsp_rubric(
+        judge=judge, config=config, samples=samples, temperature=temperature
+    )

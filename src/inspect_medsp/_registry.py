@@ -1,4 +1,9 @@
-"""What Inspect registers from this package (entry point ``inspect_ai``)."""
+"""What Inspect registers from this package (entry point ``inspect_ai``).
+
+The end-of-run hooks (:mod:`inspect_medsp.scoring.unscored`,
+:mod:`inspect_medsp.scoring.selfpref`) register when a MedSP task is built, not here, so
+they stay out of evals of other packages' tasks.
+"""
 
 from inspect_medsp.scoring.epochs import medsp_epochs
 from inspect_medsp.scoring.scorer import medsp_rubric

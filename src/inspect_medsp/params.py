@@ -41,6 +41,7 @@ ACCEPTED: dict[str, str] = {
     "sample_temperature": "a number from 0 to 2",
     "fixed_temperature": "a number from 0 to 2",
     "specialties": "a specialties file written by medsp-specialties (or omit it)",
+    "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
 }
 """What each parameter accepts, as said in its error message."""
 
@@ -82,6 +83,7 @@ class TaskParameters(BaseModel):
     sample_temperature: Temperature = 0.8
     fixed_temperature: Temperature = 0.0
     specialties: str | None = None
+    grader_samples: Annotated[Count, Field(ge=1)] = 1
 
     @field_validator("data_dir", "upstream_dir", "specialties", mode="before")
     @classmethod

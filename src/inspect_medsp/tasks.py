@@ -96,11 +96,13 @@ def medsp_task(
     data_revision: str | None = None,
     rubric_revision: str | None = None,
     specialties: str | None = None,
+    grader_samples: int = 1,
 ) -> Task:
     """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
     # "hooks enabled" start-up banner) out of evals of other packages' tasks.
-    import_module("inspect_medsp.scoring.unscored")
+    for hooks in ("inspect_medsp.scoring.unscored", "inspect_medsp.scoring.selfpref"):
+        import_module(hooks)
     records, report = load_records(
         scenario_root,
         upstream_root,
@@ -115,7 +117,9 @@ def medsp_task(
     return Task(
         dataset=build_dataset(records, name=name),
         solver=_solver(protocol, judge, max_turns, settings, cache),
-        scorer=medsp_rubric(judge=judge, config=settings.grader_config(), cache=cache),
+        scorer=medsp_rubric(
+            judge=judge, config=settings.grader_config(), cache=cache, samples=grader_samples
+        ),
         config=settings.clinician_config(),
         model_roles=judged_roles(judge),
         epochs=Epochs(1, medsp_epochs()),
@@ -185,6 +189,7 @@ def _build(
         settings=checked.strategy_settings(),
         cache=checked.cache,
         specialties=checked.specialties,
+        grader_samples=checked.grader_samples,
         **revisions,
     )
 
@@ -206,6 +211,7 @@ def medsp1000(
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
     specialties: str | None = None,
+    grader_samples: int = 1,
 ) -> Task:
     """MedSP1000: every scoreable scenario of the benchmark.
 
@@ -228,6 +234,8 @@ def medsp1000(
         fixed_temperature: Temperature of every role under ``single`` (and of selection).
         specialties: A specialties file (from ``medsp-specialties``) whose labels go into
             sample metadata; it must label every scenario.
+        grader_samples: Grade each encounter this many times and score each item by
+            majority (the scorer's ``samples``; repeats run at temperature 1.0).
     """
     return _build("MedSP1000", subset=False, **locals())
 
@@ -249,6 +257,7 @@ def medsp100(
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
     specialties: str | None = None,
+    grader_samples: int = 1,
 ) -> Task:
     """MedSP-Q100: the published 100-scenario quality-controlled subset.
 
@@ -271,6 +280,7 @@ def medsp_demo(
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
     specialties: str | None = None,
+    grader_samples: int = 1,
 ) -> Task:
     """Three original scenarios bundled with the package: try the harness with no download.
 

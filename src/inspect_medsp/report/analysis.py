@@ -29,6 +29,7 @@ from inspect_medsp.scoring.metrics import (
     case_of,
     completion_summary,
 )
+from inspect_medsp.scoring.selfpref import self_preference
 from inspect_medsp.scoring.verdicts import normalise
 
 DEGRADED_LIMIT = 0.10
@@ -408,6 +409,10 @@ def _warnings(
             f"data {d or '-'}, rubrics {r or '-'}" for d, r in sorted(revisions, key=str)
         )
         flags.append(f"Different data or rubric revisions ({shown}): the same scenario may differ.")
+    for run in runs:
+        for grader in run.judge.split(" + "):
+            if (risk := self_preference(run.clinician, grader)) is not None:
+                flags.append(f"Run {run.name}: {risk}")
     for h in health:
         if h.flags:
             flags.append(

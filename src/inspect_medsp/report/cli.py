@@ -1,4 +1,5 @@
-"""``medsp-report LOG_OR_DIR [...] --out DIR [--format md,html]``."""
+"""``medsp-report LOG_OR_DIR [...] --out DIR [--format md,html]``; the subcommands
+``agreement`` and ``validation-sheet`` are in :mod:`inspect_medsp.report.trust_cli`."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import importlib.util
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from inspect_medsp.report.build import FORMATS, INSTALL_HINT
 
@@ -26,12 +28,21 @@ def parser() -> argparse.ArgumentParser:
         metavar="md,html",
         help="comma-separated output formats (report.md is always written); default: md",
     )
+    p.epilog = (
+        "Check the grader: medsp-report agreement LOG [LOG ...] --out DIR [--human SHEET ...]; "
+        "medsp-report validation-sheet LOG --n 30 --out DIR"
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; exit 0 when at least one log was reported."""
-    args = parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given and given[0] in ("agreement", "validation-sheet") and not Path(given[0]).exists():
+        from inspect_medsp.report.trust_cli import run
+
+        return run(given)
+    args = parser().parse_args(given)
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:

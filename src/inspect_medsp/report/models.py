@@ -16,6 +16,8 @@ class ItemOutcome(BaseModel):
     text: str
     met: bool
     judged: bool
+    votes: list[bool | None] = Field(default_factory=list)
+    """Every repeat's verdict when the grader graded several times (null: unjudged)."""
 
 
 class RoleHealth(BaseModel):

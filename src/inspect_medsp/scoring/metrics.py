@@ -134,6 +134,40 @@ def columns_by_key(scores: Sequence[SampleScore]) -> dict[str, Columns]:
     return {key: Columns(*column) for key, column in found.items()}
 
 
+def resampled_sums(
+    columns: Sequence[Sequence[float] | np.ndarray],
+    clusters: Sequence[str],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> np.ndarray:
+    """Each column summed over the rows of every cluster resample: shape ``(resamples,
+    len(columns))``.
+
+    Each resample draws as many clusters as there are, with replacement, and takes every row
+    of a drawn cluster. Any statistic that is a function of column sums (a ratio, a kappa)
+    is then computed on all resamples at once.
+    """
+    names, index = np.unique(np.asarray(clusters, dtype=str), return_inverse=True)
+    n_clusters = len(names)
+    draws = np.random.default_rng(seed).integers(0, n_clusters, size=(resamples, n_clusters))
+    sums = [
+        np.take(
+            np.bincount(index, weights=np.asarray(c, dtype=float), minlength=n_clusters), draws
+        ).sum(axis=1)
+        for c in columns
+    ]
+    return np.stack(sums, axis=1)
+
+
+def percentile_interval(statistics: np.ndarray) -> tuple[float, float]:
+    """The 95% percentile interval of bootstrap statistics (undefined ones, NaN, left out)."""
+    finite = statistics[np.isfinite(statistics)]
+    if not len(finite):
+        return math.nan, math.nan
+    low, high = np.percentile(finite, [2.5, 97.5])
+    return float(low), float(high)
+
+
 def cluster_bootstrap(
     numerators: Sequence[float] | np.ndarray,
     denominators: Sequence[float] | np.ndarray,
@@ -141,20 +175,12 @@ def cluster_bootstrap(
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[float, float]:
-    """95% percentile interval of ``sum(numerators) / sum(denominators)``, resampling clusters.
-
-    Each resample draws as many clusters as there are, with replacement, and takes every row
-    of a drawn cluster. Macro completion is the case ``numerators = completion``,
+    """95% percentile interval of ``sum(numerators) / sum(denominators)``, resampling clusters
+    (see :func:`resampled_sums`). Macro completion is the case ``numerators = completion``,
     ``denominators = 1``; micro is ``completed`` over ``total``.
     """
-    names, index = np.unique(np.asarray(clusters, dtype=str), return_inverse=True)
-    n_clusters = len(names)
-    num = np.bincount(index, weights=np.asarray(numerators, dtype=float), minlength=n_clusters)
-    den = np.bincount(index, weights=np.asarray(denominators, dtype=float), minlength=n_clusters)
-    draws = np.random.default_rng(seed).integers(0, n_clusters, size=(resamples, n_clusters))
-    statistics = np.take(num, draws).sum(axis=1) / np.take(den, draws).sum(axis=1)
-    low, high = np.percentile(statistics, [2.5, 97.5])
-    return float(low), float(high)
+    sums = resampled_sums([numerators, denominators], clusters, resamples, seed)
+    return percentile_interval(sums[:, 0] / sums[:, 1])
 
 
 def bootstrap_ci(

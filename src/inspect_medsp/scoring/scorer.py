@@ -22,6 +22,7 @@ from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.roles import Contract, generate_json
 from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from inspect_medsp.scoring.render import render_checklist, render_record
+from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Conflict, Tally, Verdict
 
 DEFAULT_JUDGE = "openai/gpt-5.5"
@@ -165,7 +166,11 @@ def checklist_text(verdicts: list[Verdict], items: list[RubricItem]) -> str:
 
 @scorer(metrics=[medsp_summary()])
 def medsp_rubric(
-    judge: str = DEFAULT_JUDGE, config: GenerateConfig | None = None, cache: bool = False
+    judge: str = DEFAULT_JUDGE,
+    config: GenerateConfig | None = None,
+    cache: bool = False,
+    samples: int = 1,
+    temperature: float = REPEAT_TEMPERATURE,
 ) -> Scorer:
     """Judge the sample's Trajectory against its frozen rubric with the ``grader`` role.
 
@@ -178,7 +183,11 @@ def medsp_rubric(
             the encounter recorded no grader (it records the one in force when it ran).
         config: Generation settings for the grader.
         cache: Inspect's response cache for the grader's calls (for re-runs).
+        samples: Grade each encounter this many times and score each item by majority,
+            keeping every verdict and the flip rates (see ``inspect_medsp.scoring.repeats``).
+        temperature: The grader's temperature for the repeats when ``samples`` > 1.
     """
+    check_repeats(samples, temperature)
 
     async def score(state: TaskState, target: Target) -> Score:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
@@ -194,27 +203,32 @@ def medsp_rubric(
                 about,
             )
         try:
-            verdicts, reasoning, ignored, conflicts = await judge_items(
-                record.rubric, traj, chosen, config, cache
+            graded = await grade(
+                lambda cfg: judge_items(record.rubric, traj, chosen, cfg, cache),
+                config,
+                samples,
+                temperature,
             )
         except GraderError as err:
             partial = {"items": [v.model_dump() for v in err.partial], "reasoning": err.reasoning}
             return unscored("grader_failed", str(err), about | partial)
         except Exception as err:
             return unscored("grader_failed", f"{type(err).__name__}: {err}", about)
+        verdicts = graded.verdicts
         counts = summarise(verdicts)
         return Score(
             value=score_value({k: (c["completed"], c["total"]) for k, c in counts.items()}),
             answer=f"{counts['overall']['completed']}/{counts['overall']['total']} items",
             explanation=checklist_text(verdicts, record.rubric.items()),
             metadata={
-                "items": [v.model_dump() for v in verdicts],
+                "items": graded.items,
                 "counts": counts,
                 "unjudged": sum(not v.judged for v in verdicts),
-                "ignored_keys": ignored,
-                "conflicts": [c.model_dump() for c in conflicts],
-                "reasoning": reasoning,
+                "ignored_keys": graded.ignored,
+                "conflicts": graded.conflicts,
+                "reasoning": graded.reasoning,
                 **about,
+                **({"repeats": graded.repeats} if graded.repeats else {}),
             },
         )
 

@@ -1,0 +1,73 @@
+"""Self-preference: say so when the grader may be marking its own model's work.
+
+LLM judges are known to favour answers from themselves and from models of their own family.
+The check is on model names: the same model, or the same provider family (the part before the
+first ``/``, e.g. ``openai/``). It is printed at the end of a MedSP run and in the reports.
+Inspect's scripted ``mockllm`` provider is no model family (its replies are written by hand),
+so it is never flagged.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.log import EvalLog
+
+logger = logging.getLogger(__name__)
+
+NOT_MODELS = frozenset({"mockllm", "none"})
+"""Inspect providers whose replies no language model writes."""
+
+
+def self_preference(clinician: str, grader: str) -> str | None:
+    """One sentence when ``grader`` and ``clinician`` are the same model or family, else None."""
+    if not clinician or not grader or grader.split("/")[0] in NOT_MODELS:
+        return None
+    if clinician == grader:
+        kind = f"the same model ({grader})"
+    elif clinician.split("/")[0] == grader.split("/")[0] and "/" in clinician and "/" in grader:
+        kind = f"the same provider family ({grader.split('/')[0]}/: {clinician}, {grader})"
+    else:
+        return None
+    return (
+        f"Self-preference risk: the grader and the clinician are {kind}; LLM graders tend to "
+        "favour their own model's work, so grade with another family too "
+        "(inspect score LOG --model-role grader=...) and compare with medsp-report agreement."
+    )
+
+
+def graders_of(log: EvalLog) -> list[str]:
+    """The grader models a MedSP log names: the samples' graders, else the role, else judge."""
+    found = {
+        str(grader)
+        for sample in log.samples or []
+        for score in [(sample.scores or {}).get("medsp_rubric")]
+        if score is not None
+        for grader in [(score.metadata or {}).get("grader")]
+        if grader
+    }
+    if found:
+        return sorted(found)
+    role = (log.eval.model_roles or {}).get("grader")
+    if role is not None and not isinstance(role, list):
+        return [role.model]
+    judge = (log.eval.metadata or {}).get("medsp_judge")
+    return [str(judge)] if judge else []
+
+
+def self_preference_lines(log: EvalLog) -> list[str]:
+    """The self-preference warnings of a MedSP log (none for another task's log)."""
+    if "medsp_judge" not in (log.eval.metadata or {}):
+        return []
+    lines = [self_preference(log.eval.model, grader) for grader in graders_of(log)]
+    return [f"MedSP: {line}" for line in lines if line]
+
+
+@hooks(name="medsp_self_preference", description="Warns when a MedSP grader grades its own kind.")
+class SelfPreferenceWarning(Hooks):
+    """Logs :func:`self_preference_lines` as warnings when a MedSP task ends."""
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        for line in self_preference_lines(data.log):
+            logger.warning(line)
