@@ -97,7 +97,7 @@ def test_epochs_average_each_scenario_then_the_scenarios(tmp_path: Path) -> None
         display="none",
     )
     assert log.eval.config.epochs == 2
-    assert log.eval.config.epochs_reducer == ["medsp_epochs"]
+    assert log.eval.config.epochs_reducer == ["epoch_mean"]
     summary = summary_of(log)
     # each scenario: (a/17 + 0/17) / 2; then the mean over scenarios: (7 + 8 + 8) / 17 / 3 / 2
     assert frac(summary["macro"]) == Fraction(23, 102)

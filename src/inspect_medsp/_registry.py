@@ -5,7 +5,7 @@ The end-of-run hooks (:mod:`inspect_medsp.scoring.unscored`,
 they stay out of evals of other packages' tasks.
 """
 
-from inspect_medsp.scoring.epochs import medsp_epochs
+from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.scripted.provider import ScriptedMedSP
 from inspect_medsp.specialty.task import medsp_specialty
@@ -13,10 +13,10 @@ from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 
 __all__ = [
     "ScriptedMedSP",
+    "epoch_mean",
     "medsp100",
     "medsp1000",
     "medsp_demo",
-    "medsp_epochs",
     "medsp_rubric",
     "medsp_specialty",
 ]

@@ -28,7 +28,7 @@ from inspect_medsp.encounter.solver import (
     medsp_tools_encounter,
 )
 from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
-from inspect_medsp.scoring.epochs import medsp_epochs
+from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import Strategy, StrategySettings, strategy_policy
@@ -122,7 +122,7 @@ def medsp_task(
         ),
         config=settings.clinician_config(),
         model_roles=judged_roles(judge),
-        epochs=Epochs(1, medsp_epochs()),
+        epochs=Epochs(1, epoch_mean()),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
         fail_on_error=False,
         headline_metric=HeadlineMetric(scorer="medsp_rubric", metric="macro"),

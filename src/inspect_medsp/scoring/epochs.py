@@ -1,6 +1,6 @@
 """Reducing a scenario's epochs: the mean of every value key, plus how stable the epochs were.
 
-The MedSP tasks use :func:`medsp_epochs` as their epoch reducer, so ``--epochs N`` gives the
+The MedSP tasks use :func:`epoch_mean` as their epoch reducer, so ``--epochs N`` gives the
 right macro and micro (both read only the reduced value) and a stability figure. Another
 reducer (``--epochs-reducer mean``) still gives the right macro and micro; only the stability
 keys are then missing.
@@ -29,8 +29,8 @@ def flipped_items(epochs: list[Score]) -> int:
     return sum(len(seen) > 1 for seen in verdicts.values())
 
 
-@score_reducer(name="medsp_epochs")
-def medsp_epochs() -> ScoreReducer:
+@score_reducer(name="epoch_mean")
+def epoch_mean() -> ScoreReducer:
     """Mean over a scenario's scored epochs; with two or more, also the standard deviation of
     its overall completion (``epoch_sd``, sample SD) and the number of items whose verdict
     changed between epochs (``flipped_items``). Unscored epochs are left out of the mean; a

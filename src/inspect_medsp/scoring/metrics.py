@@ -86,18 +86,17 @@ def total_key(key: str) -> str:
 
 
 def score_value(counts: Mapping[str, tuple[int, int]]) -> dict[str, float]:
-    """A scenario's score value: completion and counts for ``overall`` and each competency.
+    """A scenario's score value: completion for ``overall`` and each competency, then the item
+    counts behind them (in that order, so the viewer lists the completions first).
 
     Args:
         counts: ``(completed, total)`` for ``overall`` and each competency the rubric has.
     """
-    value: dict[str, float] = {}
-    for key in KEYS:
-        if key in counts:
-            completed, total = counts[key]
-            value[key] = completed / total
-            value[completed_key(key)] = completed
-            value[total_key(key)] = total
+    present = [key for key in KEYS if key in counts]
+    value: dict[str, float] = {key: counts[key][0] / counts[key][1] for key in present}
+    for key in present:
+        value[completed_key(key)] = counts[key][0]
+        value[total_key(key)] = counts[key][1]
     return value
 
 
