@@ -19,7 +19,7 @@ from inspect_ai.model import ChatMessage
 from inspect_medsp.data.models import Rubric, RubricItem
 from inspect_medsp.data.rubrics import load_rubrics
 from inspect_medsp.scoring.verdicts import ItemIndex, Tally, Verdict, core
-from tests.conftest import UPSTREAM
+from tests.conftest import published_upstream
 from tests.support.scripts import Script
 from tests.test_scoring import (
     ALL_ITEMS,
@@ -83,9 +83,7 @@ def by_number(t: Tally) -> dict[int, Verdict]:
 @pytest.fixture(scope="module")
 def published() -> dict[str, Rubric]:
     """Every usable published rubric by scenario id (read once for the module)."""
-    if not (UPSTREAM / "rubrics").is_dir():
-        pytest.fail(f"{UPSTREAM} is missing: the tests need ../shared/upstream/medsp1000")
-    return load_rubrics(UPSTREAM).rubrics
+    return load_rubrics(published_upstream()).rubrics
 
 
 def published_items(published: dict[str, Rubric], scenario_id: str) -> list[RubricItem]:
