@@ -22,7 +22,7 @@ from inspect_medsp.encounter.records import TurnRecord
 from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
-from tests.conftest import REPO
+from tests.support.offline_tokens import inspect_cli
 from tests.support.scripts import Script, clinician, environment, executed, patient
 from tests.support.tree import MARKERS, write_marked_scenario
 
@@ -432,27 +432,10 @@ def test_cli_demo_completes_with_plain_mockllm(tmp_path: Path) -> None:
     """Inspect's plain mock model through the CLI: every role degrades visibly, the run
     completes."""
     logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.support.offline_tokens",
-            "eval",
-            "inspect_medsp/medsp_demo",
-            "--model",
-            "mockllm/model",
-            "-T",
-            "judge=mockllm/model",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = inspect_cli(
+        "eval", "inspect_medsp/medsp_demo", "--model", "mockllm/model",
+        "-T", "judge=mockllm/model", "--log-dir", str(logs), "--display", "plain",
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     [path] = list(logs.glob("*.eval"))
     log = read_eval_log(str(path))

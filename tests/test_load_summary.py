@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import inspect_ai._display.core.active as active_display
@@ -14,7 +11,7 @@ import inspect_ai.util._display as display_module
 import pytest
 
 from inspect_medsp import medsp_demo
-from tests.conftest import REPO
+from tests.support.offline_tokens import inspect_cli
 
 SUMMARY = re.compile(r"^MedSP-demo: 3 scenarios, \d+ rubric items$")
 
@@ -76,32 +73,11 @@ def test_a_task_built_before_eval_leaves_the_display_to_eval(
 
 
 def test_cli_run_starts_with_the_summary(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.support.offline_tokens",
-            "eval",
-            "inspect_medsp/medsp_demo",
-            "--model",
-            "mockllm/model",
-            "-T",
-            "judge=mockllm/model",
-            "-T",
-            "max_turns=1",
-            "--limit",
-            "1",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--display",
-            "plain",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    proc = inspect_cli(
+        "eval", "inspect_medsp/medsp_demo", "--model", "mockllm/model",
+        "-T", "judge=mockllm/model", "-T", "max_turns=1", "--limit", "1",
+        "--log-dir", str(tmp_path / "logs"), "--display", "plain", columns=200,
+    )  # fmt: skip
 
     assert proc.returncode == 0, proc.stderr[-2000:]
     first = next(line for line in proc.stdout.splitlines() if line.strip())

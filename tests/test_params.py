@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +10,7 @@ import pytest
 from inspect_medsp import medsp1000, medsp_demo
 from inspect_medsp.data.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.params import ACCEPTED
+from tests.support.offline_tokens import inspect_cli
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_IDS = ["demo_anaphylaxis/scenario1", "demo_bad_news/scenario1", "demo_peds_asthma/scenario1"]
@@ -102,26 +100,10 @@ def test_scenarios_matching_nothing_shows_real_ids_of_the_demo() -> None:
 
 def test_cli_rejects_max_turns_abc_in_one_line(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.support.offline_tokens",
-            "eval",
-            "inspect_medsp/medsp_demo",
-            "--model",
-            "mockllm/model",
-            "-T",
-            "max_turns=abc",
-            "--log-dir",
-            str(logs),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "COLUMNS": "400"},
-    )
+    proc = inspect_cli(
+        "eval", "inspect_medsp/medsp_demo", "--model", "mockllm/model",
+        "-T", "max_turns=abc", "--log-dir", str(logs), timeout=120, columns=400,
+    )  # fmt: skip
 
     assert proc.returncode != 0
     output = proc.stdout + proc.stderr

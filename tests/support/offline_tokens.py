@@ -7,7 +7,11 @@ estimate with a character count. Nothing else in Inspect is changed.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
+from subprocess import CompletedProcess
 
 
 def estimate(text: str) -> int:
@@ -22,6 +26,28 @@ def install() -> None:
 
     tokens_module.count_text_tokens = estimate
     model_module.count_text_tokens = estimate  # type: ignore[attr-defined]
+
+
+
+def inspect_cli(
+    *args: str, timeout: int = 300, columns: int | None = None
+) -> CompletedProcess[str]:
+    """Run the real ``inspect`` CLI (with the offline token estimate) from the repository root.
+
+    Args:
+        args: The command line after ``inspect``, e.g. ``"eval", "inspect_medsp/medsp_demo"``.
+        timeout: Seconds before the run is stopped.
+        columns: Terminal width for Inspect's console (long lines wrap at 80 otherwise).
+    """
+    env = {**os.environ, "COLUMNS": str(columns)} if columns else None
+    return subprocess.run(
+        [sys.executable, "-m", "tests.support.offline_tokens", *args],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 if __name__ == "__main__":

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markdown_it import MarkdownIt
 
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis, RunHealth
-from inspect_medsp.report.models import ROLES
+from inspect_medsp.report.models import ROLES, SampleResult
 from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
 
 TOP_MISSED = 10
@@ -432,24 +432,20 @@ def _health(analysis: Analysis) -> list[str]:
         )
     out += table(header, rows)
     labels = {h.path: h.label or h.run for h in analysis.health}
-    errored = [(r, s) for r in analysis.runs for s in r.samples if s.error is not None]
-    if errored:
-        out += ["Errored samples:", ""]
-        out += [
-            f"- {esc(labels.get(run.path, run.label))}: {esc(s.id)} (epoch {s.epoch}): "
-            f"{esc(short(s.error or ''))}"
-            for run, s in errored
-        ]
-        out.append("")
-    unscored = [(r, s) for r in analysis.runs for s in r.samples if s.unscored]
-    if unscored:
-        out += ["Samples not scored (left out of the numbers, never counted as 0):", ""]
-        out += [
-            f"- {esc(labels.get(run.path, run.label))}: {esc(s.id)} (epoch {s.epoch}): "
-            f"{esc(s.unscored or '')}"
-            for run, s in unscored
-        ]
-        out.append("")
+    lists: list[tuple[str, Callable[[SampleResult], str | None]]] = [
+        ("Errored samples:", lambda s: short(s.error) if s.error else None),
+        ("Samples not scored (left out of the numbers, never counted as 0):", lambda s: s.unscored),
+    ]
+    for title, why in lists:
+        found = [(run, s, text) for run in analysis.runs for s in run.samples if (text := why(s))]
+        if found:
+            out += [title, ""]
+            out += [
+                f"- {esc(labels.get(run.path, run.label))}: {esc(s.id)} (epoch {s.epoch}): "
+                f"{esc(text)}"
+                for run, s, text in found
+            ]
+            out.append("")
     roles = sorted({r for h in analysis.health for r in h.tokens}, key=_role_order)
     if roles:
         out += [
