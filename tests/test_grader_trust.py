@@ -644,6 +644,7 @@ def test_self_preference_same_model_or_family() -> None:
     assert family is not None and "the same provider family (openai/" in family
     assert self_preference("anthropic/claude-opus-4-5", "openai/gpt-5.5") is None
     assert self_preference("mockllm/model", "mockllm/model") is None  # scripted, no model
+    assert self_preference("medsp/scripted", "medsp/scripted") is None  # the scripted demo
 
 
 def test_the_run_summary_and_both_reports_warn_of_self_preference(run: Run, tmp_path: Path) -> None:

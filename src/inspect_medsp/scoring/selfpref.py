@@ -3,8 +3,8 @@
 LLM judges are known to favour answers from themselves and from models of their own family.
 The check is on model names: the same model, or the same provider family (the part before the
 first ``/``, e.g. ``openai/``). It is printed at the end of a MedSP run and in the reports.
-Inspect's scripted ``mockllm`` provider is no model family (its replies are written by hand),
-so it is never flagged.
+Inspect's ``mockllm`` provider and this package's ``medsp/scripted`` demo are no model family
+(their replies are written by hand), so they are never flagged.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from inspect_ai.log import EvalLog
 
 logger = logging.getLogger(__name__)
 
-NOT_MODELS = frozenset({"mockllm", "none"})
-"""Inspect providers whose replies no language model writes."""
+NOT_MODELS = frozenset({"mockllm", "none", "medsp"})
+"""Providers whose replies no language model writes (``medsp`` is the scripted demo)."""
 
 
 def self_preference(clinician: str, grader: str) -> str | None:
