@@ -154,10 +154,11 @@ def medsp_encounter(
                     result, output = await clinician(state.messages)
                     state.messages.append(result.message)
                     state.output = output
-                    turn = await encounter.step(result)
-                    state.messages.append(
-                        ChatMessageUser(content=encounter.clinician_update(turn))
-                    )
+                    played = await encounter.play(result)
+                    update = encounter.clinician_update(played.turn)
+                    state.messages.append(ChatMessageUser(content=update))
+                # the complete turn is one change of the encounter's record, logged once
+                encounter.record(played)
         return state
 
     return solve
