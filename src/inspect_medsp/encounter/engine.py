@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import anyio
-from inspect_ai.agent import Agent, AgentState
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.health import count_reply
@@ -28,7 +27,7 @@ from inspect_medsp.encounter.records import (
     TurnRecord,
 )
 from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, PatientReply
-from inspect_medsp.encounter.roles import ENVIRONMENT, PATIENT, RoleResult, read_agent_reply
+from inspect_medsp.encounter.roles import RoleCall, RoleResult
 from inspect_medsp.encounter.speakers import companions
 from inspect_medsp.encounter.state import next_state
 
@@ -47,12 +46,12 @@ class EncounterOver(RuntimeError):
 @dataclass(frozen=True)
 class PlayedTurn:
     """A turn played and not yet recorded: the record, the reply counts with its replies,
-    and the patient's and the controller's histories with it."""
+    and the patient's and the controller's conversations with it."""
 
     turn: TurnRecord
     health: dict[str, ReplyHealth]
-    patient: AgentState
-    environment: AgentState
+    patient: list[ChatMessage]
+    environment: list[ChatMessage]
 
 
 class Encounter:
@@ -62,32 +61,30 @@ class Encounter:
         record: The sample's scenario and rubric (only the sp_actor and environment packets
             are used here).
         trajectory: The store-backed record to write.
-        patient: The agent playing the patient side.
-        environment: The agent playing the environment controller.
+        patient: Plays the patient side.
+        environment: Plays the environment controller.
     """
 
     def __init__(
         self,
         record: SampleRecord,
         trajectory: Trajectory,
-        patient: Agent,
-        environment: Agent,
+        patient: RoleCall[PatientReply],
+        environment: RoleCall[EnvironmentReply],
     ) -> None:
         packets = record.scenario.packets
         self.trajectory = trajectory
         self._script = packets.sp_actor
         self._patient = patient
         self._environment = environment
-        self._patient_state = AgentState(
-            messages=[ChatMessageSystem(content=render("patient_system", packet=packets.sp_actor))]
-        )
-        self._environment_state = AgentState(
-            messages=[
-                ChatMessageSystem(
-                    content=render("environment_system", packet=packets.environment_controller)
-                )
-            ]
-        )
+        self._patient_history: list[ChatMessage] = [
+            ChatMessageSystem(content=render("patient_system", packet=packets.sp_actor))
+        ]
+        self._environment_history: list[ChatMessage] = [
+            ChatMessageSystem(
+                content=render("environment_system", packet=packets.environment_controller)
+            )
+        ]
         self._last_events: list[str] = []
         self._turn_lock = anyio.Lock()
 
@@ -130,9 +127,9 @@ class Encounter:
         start = turns[-1].end_state if turns else (0, INITIAL_LABEL, INITIAL_STATUS)
         health = count_reply(traj.health, "clinician", clinician)
         try:
-            patient_state, patient = await self._ask_patient(clinician.reply, start)
+            patient_history, patient = await self._ask_patient(clinician.reply, start)
             health = count_reply(health, "patient", patient)
-            environment_state, environment = await self._ask_environment(
+            environment_history, environment = await self._ask_environment(
                 len(turns) + 1, clinician.reply, patient.reply, start
             )
             health = count_reply(health, "environment", environment)
@@ -165,11 +162,11 @@ class Encounter:
             corrections=[move.correction] if move.correction else [],
             speakers=companions(patient.reply, [t.patient for t in turns], self._script),
         )
-        return PlayedTurn(turn, health, patient_state, environment_state)
+        return PlayedTurn(turn, health, patient_history, environment_history)
 
     async def _ask_patient(
         self, move: ClinicianReply, start: tuple[int, str, str]
-    ) -> tuple[AgentState, RoleResult[PatientReply]]:
+    ) -> tuple[list[ChatMessage], RoleResult[PatientReply]]:
         """Step 2: the patient answers what the clinician said and did."""
         events = render("patient_events", events=bullet_lines(self._last_events))
         actions = render("patient_actions", actions=bullet_lines(move.actions))
@@ -180,13 +177,13 @@ class Encounter:
             speech=move.speak or SILENT_TO_PATIENT,
             actions_block=f"{actions}\n" if move.actions else "",
         )
-        messages = [*self._patient_state.messages, ChatMessageUser(content=prompt)]
-        state = await self._patient(AgentState(messages=messages))
-        return state, read_agent_reply(state, PATIENT)
+        history = [*self._patient_history, ChatMessageUser(content=prompt)]
+        result = await self._patient(history)
+        return [*history, result.message], result
 
     async def _ask_environment(
         self, number: int, move: ClinicianReply, patient: PatientReply, start: tuple[int, str, str]
-    ) -> tuple[AgentState, RoleResult[EnvironmentReply]]:
+    ) -> tuple[list[ChatMessage], RoleResult[EnvironmentReply]]:
         """Step 3: the controller reads the turn and proposes feedback, events and a state."""
         prompt = render(
             "environment_turn",
@@ -199,9 +196,9 @@ class Encounter:
             eos=str(move.eos).lower(),
             patient_lines=bullet_lines(patient.speak),
         )
-        messages = [*self._environment_state.messages, ChatMessageUser(content=prompt)]
-        state = await self._environment(AgentState(messages=messages))
-        return state, read_agent_reply(state, ENVIRONMENT)
+        history = [*self._environment_history, ChatMessageUser(content=prompt)]
+        result = await self._environment(history)
+        return [*history, result.message], result
 
     def record(self, played: PlayedTurn) -> None:
         """Step 5: write the complete turn to the Trajectory, once, with the reply counts and
@@ -216,7 +213,7 @@ class Encounter:
         ending = self.ending(turn)
         if ending is not None:
             traj.end, traj.end_reason = ending
-        self._patient_state, self._environment_state = played.patient, played.environment
+        self._patient_history, self._environment_history = played.patient, played.environment
         self._last_events = list(turn.environment.events)
 
     def ending(self, turn: TurnRecord) -> tuple[EndReason, str] | None:

@@ -110,7 +110,7 @@ async def judge_items(
     tally = Tally(items)
     reasoning: list[str] = []
     for ask in range(2):
-        result, _ = await generate_json(model, history, GRADER, config, cache=cache)
+        result = await generate_json(model, history, GRADER, config, cache=cache)
         if result.degraded:
             raise GraderError(
                 f"grader reply was not usable JSON after {result.retries} retries: "

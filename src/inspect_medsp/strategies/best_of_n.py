@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, get_model
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
@@ -34,7 +34,7 @@ from inspect_medsp.strategies.common import (
 )
 from inspect_medsp.strategies.settings import StrategySettings
 
-Draft = tuple[RoleResult[ClinicianReply], ModelOutput]
+Draft = RoleResult[ClinicianReply]
 
 _NUMBER = re.compile(r"-?\d+")
 
@@ -141,11 +141,11 @@ def best_of_n_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                     "candidate",
                 )
                 candidates: list[dict[str, object]] = []
-                for i, (result, output) in enumerate(drafts, start=1):
-                    used = ledger.add("candidate", output, index=i)
+                for i, result in enumerate(drafts, start=1):
+                    used = ledger.add("candidate", result.output, index=i)
                     candidates.append({"index": i, **describe_turn(result), "tokens": used})
                 chosen, reason, selection = await select(
-                    model, history, [r for r, _ in drafts], fixed_config, ledger
+                    model, history, drafts, fixed_config, ledger
                 )
                 transcript().info(
                     f"best-of-{settings.n}, turn {turn}: candidate {chosen} chosen "

@@ -40,9 +40,9 @@ def prompt(name: str, **values: object) -> str:
     return render(name, package=PROMPT_PACKAGE, **values)
 
 
-def output_tokens(output: ModelOutput) -> int:
+def output_tokens(output: ModelOutput | None) -> int:
     """Total tokens one call used (0 when the provider reports no usage)."""
-    return output.usage.total_tokens if output.usage is not None else 0
+    return output.usage.total_tokens if output is not None and output.usage is not None else 0
 
 
 def reply_json(reply: ClinicianReply) -> str:
@@ -118,7 +118,7 @@ class Ledger:
     tokens: int = 0
     by_call: list[dict[str, object]] = field(default_factory=list)
 
-    def add(self, kind: str, output: ModelOutput, **details: object) -> int:
+    def add(self, kind: str, output: ModelOutput | None, **details: object) -> int:
         """Count one model call; returns its tokens."""
         used = output_tokens(output)
         self.calls += 1

@@ -45,7 +45,7 @@ from inspect_medsp.strategies.common import (
 )
 from inspect_medsp.strategies.settings import StrategySettings
 
-Turn = tuple[RoleResult[ClinicianReply], ModelOutput]
+Turn = RoleResult[ClinicianReply]
 Verdict = Literal["agree", "disagree", "abstain"]
 
 FALLBACK_SPECIALTIES: tuple[str, ...] = (
@@ -256,11 +256,11 @@ class Panel:
         )
         text = prompt("medagents_synthesis", advice=block)
         async with span("synthesis", type="synthesis"):
-            result, output = await generate_json(
+            result = await generate_json(
                 self.model, with_instruction(history, text), CLINICIAN, self.fixed_config
             )
-        ledger.add("synthesis", output)
-        return result, output
+        ledger.add("synthesis", result.output)
+        return result
 
     async def revise(
         self,
@@ -274,11 +274,11 @@ class Panel:
             "medagents_revision", proposal=reply_json(draft), objections=_objections_block(votes)
         )
         async with span("revision", type="revision"):
-            result, output = await generate_json(
+            result = await generate_json(
                 self.model, with_instruction(history, text), CLINICIAN, self.fixed_config
             )
-        ledger.add("revision", output)
-        return result, output
+        ledger.add("revision", result.output)
+        return result
 
 
 def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy]:
@@ -318,7 +318,7 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                     await form_panel(history)
                 ledger = Ledger()
                 advice = await panel.advise(history, ledger)
-                result, output = await panel.synthesise(history, advice, ledger)
+                result = await panel.synthesise(history, advice, ledger)
                 synthesis = describe_turn(result)
                 rounds: list[dict[str, object]] = []
                 for round_no in range(1, settings.consensus_rounds + 1):
@@ -331,9 +331,7 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                             "dissent": dissent,
                         }
                         if dissent:
-                            result, output = await panel.revise(
-                                history, result.reply, votes, ledger
-                            )
+                            result = await panel.revise(history, result.reply, votes, ledger)
                             entry["revision"] = describe_turn(result)
                     rounds.append(entry)
                     if not dissent:
@@ -359,7 +357,7 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                 },
                 ledger,
             )
-            return result, output
+            return result
 
         return policy
 
