@@ -34,6 +34,10 @@ from inspect_medsp.encounter.replies import (
 
 R = TypeVar("R", bound=BaseModel)
 
+DEFAULT_JUDGE = "openai/gpt-5.5"
+"""The reference setup's model for the patient, environment and grader roles: the fallback
+for a role not given with ``--model-role``."""
+
 MAX_RETRIES = 2
 """Corrective re-asks after a reply that is not the role's JSON."""
 

@@ -27,6 +27,7 @@ from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import (
     CLINICIAN,
+    DEFAULT_JUDGE,
     ENVIRONMENT,
     PATIENT,
     RoleCall,
@@ -35,9 +36,6 @@ from inspect_medsp.encounter.roles import (
     role_call,
 )
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
-
-DEFAULT_JUDGE = "openai/gpt-5.5"
-"""The reference setup's model for the patient, environment and evaluator roles."""
 
 Protocol = Literal["turns", "tools"]
 

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import EvalSample, read_eval_log, read_eval_log_samples
 from pydantic import BaseModel
 
 from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.errors import PrerequisiteError
 from inspect_medsp.data.models import RubricItem, SampleRecord
 from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.report.collect import SKIPPED_FIELDS, read_sample

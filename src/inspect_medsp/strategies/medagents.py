@@ -46,7 +46,7 @@ from inspect_medsp.strategies.common import (
 from inspect_medsp.strategies.settings import StrategySettings
 
 Turn = RoleResult[ClinicianReply]
-Verdict = Literal["agree", "disagree", "abstain"]
+Vote = Literal["agree", "disagree", "abstain"]
 
 FALLBACK_SPECIALTIES: tuple[str, ...] = (
     "Internal Medicine",
@@ -119,7 +119,7 @@ def parse_specialties(text: str, count: int) -> tuple[list[str], dict[str, objec
     }
 
 
-def parse_vote(text: str) -> tuple[Verdict, str, str]:
+def parse_vote(text: str) -> tuple[Vote, str, str]:
     """Read ``{"agree": bool, "advice": str}`` tolerantly.
 
     Returns:
