@@ -17,6 +17,7 @@ from inspect_medsp.encounter.replies import (
     EnvironmentReply,
     PatientReply,
 )
+from inspect_medsp.encounter.strategy_log import StrategyStep
 
 RoleName = Literal["clinician", "patient", "environment"]
 ROLE_NAMES: tuple[RoleName, ...] = ("clinician", "patient", "environment")
@@ -161,7 +162,7 @@ class Trajectory(StoreModel):
         default_factory=lambda: {str(r): ReplyHealth() for r in ROLE_NAMES}
     )
     strategy: dict[str, str | int | float] = Field(default_factory=dict)
-    strategy_log: list[dict[str, object]] = Field(default_factory=list)
+    strategy_log: list[StrategyStep] = Field(default_factory=list)
 
     @classmethod
     def of(cls, store: dict[str, Any] | None) -> Trajectory | None:

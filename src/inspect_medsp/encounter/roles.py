@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from inspect_ai.model import (
     CachePolicy,
@@ -124,7 +124,7 @@ class RoleResult(Generic[R]):
         return self.output.usage if self.output is not None else None
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Literal["clean", "repaired", "degraded"]:
         """``clean``, ``repaired`` or ``degraded``."""
         if self.degraded:
             return "degraded"
