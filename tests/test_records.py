@@ -9,6 +9,8 @@ from typing import Any
 
 from inspect_ai import eval
 from inspect_ai import score as inspect_score
+from inspect_ai.event import SpanBeginEvent, SpanEndEvent, StoreEvent
+from inspect_ai.log import EvalSample
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.encounter.records import LEGACY_VIEWS, Trajectory
@@ -19,6 +21,20 @@ SCRIPTED = "medsp/scripted"
 FIXTURE = Path(__file__).parent / "fixtures" / "legacy_trajectory.json"
 """A store the scripted demo wrote before the views stopped being stored, with the record its
 grader read and the score it gave."""
+
+
+def turn_span_store_changes(sample: EvalSample) -> list[str]:
+    """The store paths changed by store events logged inside a turn span."""
+    open_turns: set[str] = set()
+    changed: list[str] = []
+    for event in sample.events:
+        if isinstance(event, SpanBeginEvent) and event.type == "turn":
+            open_turns.add(event.id)
+        elif isinstance(event, SpanEndEvent):
+            open_turns.discard(event.id)
+        elif isinstance(event, StoreEvent) and event.span_id in open_turns:
+            changed += [change.path for change in event.changes]
+    return changed
 
 
 def legacy() -> dict[str, Any]:
@@ -67,6 +83,10 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
     assert new is not None and render_record(new) == old["record"]
     assert new.transcript == Trajectory.of(old["store"]).transcript  # type: ignore[union-attr]
     assert not any(f"Trajectory:{view}" in sample.store for view in LEGACY_VIEWS)
+    # each turn is written once, when complete: after its span, so no turn span logs a change
+    # of the record, and the whole encounter is one store change of the solver
+    assert not turn_span_store_changes(sample)
+    assert sum(isinstance(e, StoreEvent) for e in sample.events) <= 2
     assert sample.scores is not None
     assert sample.scores["medsp_rubric"].value == old["score"]
 
