@@ -941,7 +941,7 @@ def test_a_colon_names_a_speaker_only_for_a_known_person(log_dir: str) -> None:
 
 
 def test_speaker_prefix_rules() -> None:
-    from inspect_medsp.encounter.engine import speaker
+    from inspect_medsp.encounter.speakers import speaker
 
     script = "Her lines appear with the prefix `Grace:`. Married to Karen (at work)."
     assert speaker("Grace: She woke at 2:00", [], script) == ("Grace", "She woke at 2:00")

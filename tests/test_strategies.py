@@ -24,6 +24,7 @@ from inspect_ai.util import Store
 from inspect_medsp import medsp_demo
 from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.encounter.strategy_log import BestOfNTurn, MedAgentsTurn, PanelFormed
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.strategies.best_of_n import parse_choice
 from inspect_medsp.strategies.medagents import FALLBACK_SPECIALTIES, parse_specialties, parse_vote
@@ -293,14 +294,16 @@ def test_bon_samples_n_candidates_then_one_selection(tree: tuple[Path, Path], lo
 
     traj = trajectory(sample)
     log_entries = traj.strategy_log
-    assert [e["turn"] for e in log_entries] == [1, 2]
+    assert all(isinstance(e, BestOfNTurn) for e in log_entries)
+    assert [e.turn for e in log_entries] == [1, 2]
     chosen = []
     for entry in log_entries:
-        candidates: Any = entry["candidates"]
-        assert len(candidates) == 3 and entry["chosen"] == 2
-        assert entry["reason"] == "clearest plan"
-        assert entry["calls"] == 4 and entry["tokens"] == 4 * 15
-        chosen.append(candidates[1]["reply"])
+        assert isinstance(entry, BestOfNTurn)
+        candidates = entry.candidates
+        assert len(candidates) == 3 and entry.chosen == 2
+        assert entry.reason == "clearest plan"
+        assert entry.calls == 4 and entry.tokens == 4 * 15
+        chosen.append(candidates[1].reply.model_dump(mode="json"))
     # Only the chosen candidate of each turn entered the clinician's history.
     assert [json.loads(t) for t in assistant_texts(sample)] == chosen
     assert not any(re.search(r"\bchoice\b", m.text) for m in sample.messages)
@@ -322,11 +325,13 @@ def test_bon_unusable_selection_falls_back_to_the_first_candidate(
     clin = Script(Clinic(choice=7))
     _, sample = run(tree_task(tree, StrategySettings(strategy="bon", n=2)), clin, Roles(), log_dir)
     entries = trajectory(sample).strategy_log
-    assert [e["chosen"] for e in entries] == [1, 1]
-    selection: Any = entries[0]["selection"]
-    assert selection["fallback"] is True and "between 1 and 2" in selection["problem"]
-    first: Any = entries[0]["candidates"]
-    assert json.loads(assistant_texts(sample)[0]) == first[0]["reply"]
+    assert all(isinstance(e, BestOfNTurn) for e in entries)
+    assert [e.chosen for e in entries if isinstance(e, BestOfNTurn)] == [1, 1]
+    assert isinstance(entries[0], BestOfNTurn)
+    selection = entries[0].selection
+    assert selection.fallback is True and "between 1 and 2" in str(selection.problem)
+    first = entries[0].candidates
+    assert json.loads(assistant_texts(sample)[0]) == first[0].reply.model_dump(mode="json")
 
 
 def test_parse_choice_is_tolerant() -> None:
@@ -375,17 +380,19 @@ def test_medagents_panel_advice_synthesis_votes_and_revision(
 
     traj = trajectory(sample)
     panel, turn1, turn2 = traj.strategy_log
-    assert panel["kind"] == "specialties" and panel["specialties"] == ["Cardiology", "Nephrology"]
-    assert panel["trimmed"] == 1 and panel["fallback"] is False and panel["calls"] == 1
-    assert turn1["revised"] is True and turn1["calls"] == 6
-    assert turn2["revised"] is False and turn2["calls"] == 5
-    rounds: Any = turn1["rounds"]
-    assert rounds[0]["dissent"] == ["Nephrology"]
+    assert isinstance(panel, PanelFormed)
+    assert isinstance(turn1, MedAgentsTurn) and isinstance(turn2, MedAgentsTurn)
+    assert panel.kind == "specialties" and panel.specialties == ["Cardiology", "Nephrology"]
+    assert panel.trimmed == 1 and panel.fallback is False and panel.calls == 1
+    assert turn1.revised is True and turn1.calls == 6
+    assert turn2.revised is False and turn2.calls == 5
+    rounds = turn1.rounds
+    assert rounds[0].dissent == ["Nephrology"]
     assert traj.strategy["strategy"] == "medagents" and traj.strategy["experts"] == 2
     assert traj.strategy["specialties"] == "Cardiology; Nephrology"
     assert traj.strategy["calls"] == len(clin.calls) == 12
     assert traj.strategy["tokens"] == 15 * 12
-    assert sum(int(str(e["tokens"])) for e in traj.strategy_log) == 15 * 12
+    assert sum(e.tokens for e in traj.strategy_log) == 15 * 12
     assert log.eval.metadata is not None
     assert log.eval.metadata["medsp_strategy"] == settings.model_dump()
 
@@ -400,8 +407,9 @@ def test_medagents_unusable_specialties_fall_back(tree: tuple[Path, Path], log_d
     clin = Script(Clinic(specialties="nothing useful"))
     _, sample = run(tree_task(tree, settings), clin, Roles(), log_dir)
     panel = trajectory(sample).strategy_log[0]
-    assert panel["fallback"] is True and panel["padded"] == 3
-    assert panel["specialties"] == list(FALLBACK_SPECIALTIES[:3])
+    assert isinstance(panel, PanelFormed)
+    assert panel.fallback is True and panel.padded == 3
+    assert panel.specialties == list(FALLBACK_SPECIALTIES[:3])
     # Everyone agrees at once, so the second consensus round is not needed.
     assert kinds_by_turn(clin)[2] == Counter(advice=3, synthesis=1, vote=3)
 
@@ -409,9 +417,9 @@ def test_medagents_unusable_specialties_fall_back(tree: tuple[Path, Path], log_d
 def test_parse_specialties_and_votes_are_tolerant() -> None:
     names, record = parse_specialties('{"specialties": "Cardiology, cardiology; Neurology"}', 3)
     assert names == ["Cardiology", "Neurology", FALLBACK_SPECIALTIES[0]]
-    assert record["named"] == 2 and record["padded"] == 1
+    assert record.named == 2 and record.padded == 1
     names, record = parse_specialties("no json", 12)
-    assert len(set(names)) == 12 and record["fallback"] is True
+    assert len(set(names)) == 12 and record.fallback is True
     assert parse_vote('{"agree": false, "advice": "add oxygen"}') == ("disagree", "add oxygen", "")
     assert parse_vote('{"vote": "Agree"}')[0] == "agree"
     assert parse_vote('{"agree": "no"}')[0] == "disagree"

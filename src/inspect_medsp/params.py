@@ -22,7 +22,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from inspect_medsp.data.errors import MedSPParameterError
-from inspect_medsp.encounter.solver import DEFAULT_JUDGE, Protocol
+from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.strategies import Strategy, StrategySettings
 
 ACCEPTED: dict[str, str] = {

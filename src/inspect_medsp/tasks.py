@@ -6,7 +6,6 @@ from __future__ import annotations
 from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
@@ -21,12 +20,8 @@ from inspect_medsp.data.sources import (
     resolve_upstream_root,
     sources_unavailable,
 )
-from inspect_medsp.encounter.solver import (
-    DEFAULT_JUDGE,
-    Protocol,
-    medsp_encounter,
-    medsp_tools_encounter,
-)
+from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
@@ -159,22 +154,21 @@ def _resolve_sources(params: TaskParameters) -> tuple[ResolvedSource, ResolvedSo
 
 def _build(
     name: str,
+    params: TaskParameters,
     *,
     subset: bool,
     scenario_root: Path | None = None,
     upstream_root: Path | None = None,
-    **params: Any,
 ) -> Task:
-    """Check the parameters, resolve the sources (unless given as folders), build the task.
+    """Resolve the sources (unless given as folders) and build the task from checked
+    parameters.
 
     Raises:
-        MedSPParameterError: A parameter has a value the task cannot use.
         MedSPDataError: A source is missing or could not be fetched.
     """
-    checked = TaskParameters.check(**params)
     revisions: dict[str, str | None] = {}
     if scenario_root is None or upstream_root is None:
-        data, upstream = _resolve_sources(checked)
+        data, upstream = _resolve_sources(params)
         scenario_root, revisions["data_revision"] = data.root, data.revision
         upstream_root, revisions["rubric_revision"] = upstream.root, upstream.revision
     return medsp_task(
@@ -182,14 +176,14 @@ def _build(
         scenario_root=scenario_root,
         upstream_root=upstream_root,
         subset=subset,
-        scenarios=checked.scenarios,
-        max_turns=checked.max_turns,
-        protocol=checked.protocol,
-        judge=checked.judge,
-        settings=checked.strategy_settings(),
-        cache=checked.cache,
-        specialties=checked.specialties,
-        grader_samples=checked.grader_samples,
+        scenarios=params.scenarios,
+        max_turns=params.max_turns,
+        protocol=params.protocol,
+        judge=params.judge,
+        settings=params.strategy_settings(),
+        cache=params.cache,
+        specialties=params.specialties,
+        grader_samples=params.grader_samples,
         **revisions,
     )
 
@@ -237,7 +231,25 @@ def medsp1000(
         grader_samples: Grade each encounter this many times and score each item by
             majority (the scorer's ``samples``; repeats run at temperature 1.0).
     """
-    return _build("MedSP1000", subset=False, **locals())
+    params = TaskParameters.check(
+        data_dir=data_dir,
+        upstream_dir=upstream_dir,
+        data_revision=data_revision,
+        scenarios=scenarios,
+        max_turns=max_turns,
+        protocol=protocol,
+        judge=judge,
+        cache=cache,
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+        specialties=specialties,
+        grader_samples=grader_samples,
+    )
+    return _build("MedSP1000", params, subset=False)
 
 
 @task
@@ -263,7 +275,25 @@ def medsp100(
 
     Parameters are those of :func:`medsp1000`.
     """
-    return _build("MedSP-Q100", subset=True, **locals())
+    params = TaskParameters.check(
+        data_dir=data_dir,
+        upstream_dir=upstream_dir,
+        data_revision=data_revision,
+        scenarios=scenarios,
+        max_turns=max_turns,
+        protocol=protocol,
+        judge=judge,
+        cache=cache,
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+        specialties=specialties,
+        grader_samples=grader_samples,
+    )
+    return _build("MedSP-Q100", params, subset=True)
 
 
 @task
@@ -286,12 +316,26 @@ def medsp_demo(
 
     Parameters are those of :func:`medsp1000` (without the data sources).
     """
-    params = dict(locals())
+    params = TaskParameters.check(
+        scenarios=scenarios,
+        max_turns=max_turns,
+        protocol=protocol,
+        judge=judge,
+        cache=cache,
+        strategy=strategy,
+        n=n,
+        experts=experts,
+        consensus_rounds=consensus_rounds,
+        sample_temperature=sample_temperature,
+        fixed_temperature=fixed_temperature,
+        specialties=specialties,
+        grader_samples=grader_samples,
+    )
     demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
     return _build(
         "MedSP-demo",
+        params,
         subset=False,
         scenario_root=demo / "scenarios",
         upstream_root=demo / "upstream",
-        **params,
     )

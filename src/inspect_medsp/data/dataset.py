@@ -8,6 +8,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+# The load summary prints through Inspect's own display, so it shows above the task display
+# rather than being overwritten by it; Inspect exports neither the display nor whether it has
+# been chosen yet from a public module.
 from inspect_ai._display.core.active import display
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.util import display_type

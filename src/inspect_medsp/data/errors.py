@@ -1,6 +1,13 @@
-"""The one error type the data layer raises for bad input."""
+"""The one error type the data layer raises for bad input.
+
+``inspect eval`` prints a ``PrerequisiteError``'s message alone, without a traceback. Inspect
+defines that class in a private module and exports it nowhere public, so this module is the
+one place the package imports it; every other module takes it from here.
+"""
 
 from inspect_ai._util.error import PrerequisiteError
+
+__all__ = ["MedSPDataError", "MedSPParameterError", "PrerequisiteError"]
 
 
 class MedSPDataError(PrerequisiteError):

@@ -1,10 +1,14 @@
-"""The Trajectory: the one record an encounter writes and the scorer and report read."""
+"""The Trajectory: the one record an encounter writes and the scorer and report read.
+
+The turns are the record; the transcript, the action log, the state history and the current
+state are views computed from them. A turn is written to the store once, when it is complete.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from inspect_ai.util import StoreModel
+from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 
 from inspect_medsp.encounter.replies import (
@@ -13,6 +17,7 @@ from inspect_medsp.encounter.replies import (
     EnvironmentReply,
     PatientReply,
 )
+from inspect_medsp.encounter.strategy_log import StrategyStep
 
 RoleName = Literal["clinician", "patient", "environment"]
 ROLE_NAMES: tuple[RoleName, ...] = ("clinician", "patient", "environment")
@@ -79,34 +84,153 @@ class TurnRecord(BaseModel):
     environment: EnvironmentReply
     degraded: list[RoleName] = Field(default_factory=list)
     corrections: list[str] = Field(default_factory=list)
+    speakers: dict[int, str] = Field(default_factory=dict)
+    """Patient-side lines said by someone other than the patient: line number to name (the
+    ``Name:`` prefix is then not part of the words)."""
+
+    @property
+    def end_state(self) -> tuple[int, str, str]:
+        """Progress index, state label and patient status after the turn."""
+        env = self.environment
+        index = self.progress_index if env.progress_index is None else env.progress_index
+        return index, env.state_label or self.state_label, env.patient_status or self.patient_status
+
+    def patient_lines(self) -> list[tuple[str, str]]:
+        """Who said each patient-side line, and their words."""
+        lines: list[tuple[str, str]] = []
+        for i, line in enumerate(self.patient.speak):
+            who = self.speakers.get(i)
+            words = line if who is None else line.partition(":")[2].strip()
+            lines.append((who or "patient", words))
+        return lines
+
+    def entries(self) -> list[TranscriptEntry]:
+        """The turn's lines of the transcript, in the order they happened."""
+        env, move = self.environment, self.clinician
+        speech: list[tuple[EntryKind, str, str]] = [("clinician_speech", "clinician", move.speak)]
+        said: list[tuple[EntryKind, str, str]] = [
+            *(speech if move.speak else []),
+            *[("clinician_action", "clinician", a) for a in move.actions],
+            *[("patient", who, words) for who, words in self.patient_lines()],
+            *[("environment_feedback", "environment", f) for f in env.feedback],
+            *[("system_event", "environment", e) for e in env.events],
+        ]
+        return [
+            TranscriptEntry(turn=self.index, kind=kind, speaker=who, text=text)
+            for kind, who, text in said
+        ]
+
+    def actions(self) -> list[ActionRecord]:
+        """The turn's raw actions, each with the controller's assessment (matched by its raw
+        text, else by position; an action it did not assess is ``unsupported``)."""
+        assessed = {a.raw: a for a in self.environment.action_assessments}
+        listed = self.environment.action_assessments
+        records: list[ActionRecord] = []
+        for i, raw in enumerate(self.clinician.actions):
+            match = assessed.get(raw) or (listed[i] if i < len(listed) else None)
+            records.append(
+                ActionRecord(
+                    turn=self.index,
+                    raw=raw,
+                    interpreted_action=match.interpreted_action if match else "",
+                    status=match.status if match else "unsupported",
+                    rationale=match.rationale if match else "not assessed by the controller",
+                )
+            )
+        return records
+
+
+LEGACY_VIEWS = ("transcript", "action_log", "state_history")
+"""Views that logs written before issue 13 also stored; read from the store when present, as
+they are exactly what the grader of that run read."""
 
 
 class Trajectory(StoreModel):
     """The recorded encounter (protocol section 4), kept in the sample store.
 
     Fields are replaced, never mutated in place, so the store always holds the current value.
+    The turns are the record; everything else about the encounter's course is a view of them.
     """
 
     protocol: str = "turns"
     max_turns: int = 12
     role_models: dict[str, str] = Field(default_factory=dict)
     turns: list[TurnRecord] = Field(default_factory=list)
-    transcript: list[TranscriptEntry] = Field(default_factory=list)
-    action_log: list[ActionRecord] = Field(default_factory=list)
-    state_history: list[str] = Field(default_factory=lambda: [f"0:{INITIAL_LABEL}"])
-    progress_index: int = 0
-    state_label: str = INITIAL_LABEL
-    patient_status: str = INITIAL_STATUS
-    turn_count: int = 0
     end: EndReason = "running"
     end_reason: str = ""
     health: dict[str, ReplyHealth] = Field(
         default_factory=lambda: {str(r): ReplyHealth() for r in ROLE_NAMES}
     )
     strategy: dict[str, str | int | float] = Field(default_factory=dict)
-    strategy_log: list[dict[str, object]] = Field(default_factory=list)
+    strategy_log: list[StrategyStep] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, store: dict[str, Any] | None) -> Trajectory | None:
+        """The Trajectory a logged sample's store holds, or None when it holds none (the
+        sample stopped before its encounter began, or the log is not an encounter's). The
+        store is copied: reading it changes nothing."""
+        if not store or f"{cls.__name__}:turns" not in store:
+            return None
+        return cls(store=Store(dict(store)))
 
     @property
     def complete(self) -> bool:
         """Whether the encounter ended as the protocol allows (see :data:`COMPLETE_ENDS`)."""
         return self.end in COMPLETE_ENDS
+
+    @property
+    def turn_count(self) -> int:
+        """Turns played and recorded."""
+        return len(self.turns)
+
+    @property
+    def state(self) -> tuple[int, str, str]:
+        """Progress index, state label and patient status now."""
+        turns = self.turns
+        return turns[-1].end_state if turns else (0, INITIAL_LABEL, INITIAL_STATUS)
+
+    @property
+    def progress_index(self) -> int:
+        return self.state[0]
+
+    @property
+    def state_label(self) -> str:
+        return self.state[1]
+
+    @property
+    def patient_status(self) -> str:
+        return self.state[2]
+
+    @property
+    def transcript(self) -> list[TranscriptEntry]:
+        """Every line of the encounter as it happened, in order."""
+        legacy = self._legacy("transcript")
+        if legacy is not None:
+            return [TranscriptEntry.model_validate(e) for e in legacy]
+        return [entry for turn in self.turns for entry in turn.entries()]
+
+    @property
+    def action_log(self) -> list[ActionRecord]:
+        """Every raw clinician action with the controller's reading of it."""
+        legacy = self._legacy("action_log")
+        if legacy is not None:
+            return [ActionRecord.model_validate(a) for a in legacy]
+        return [action for turn in self.turns for action in turn.actions()]
+
+    @property
+    def state_history(self) -> list[str]:
+        """The states the encounter went through, ``index:label``, from the initial one."""
+        legacy = self._legacy("state_history")
+        if legacy is not None:
+            return [str(s) for s in legacy]
+        history = [f"0:{INITIAL_LABEL}"]
+        for turn in self.turns:
+            index, label, _ = turn.end_state
+            if f"{index}:{label}" != history[-1]:
+                history.append(f"{index}:{label}")
+        return history
+
+    def _legacy(self, view: str) -> list[Any] | None:
+        """A view as an older log stored it (see :data:`LEGACY_VIEWS`), else None."""
+        value = self.store.get(f"{type(self).__name__}:{view}")
+        return value if isinstance(value, list) else None

@@ -1,17 +1,16 @@
 """Role replies: generate, parse tolerantly, retry with a correction, then degrade visibly.
 
-The patient and the environment controller are Inspect agents (:func:`role_agent`) whose
-private history is an :class:`~inspect_ai.agent.AgentState`. The clinician uses the same
-:func:`generate_json` on ``state.messages``.
+Every role call returns one :class:`RoleResult`. The patient and the environment controller
+are :func:`role_call` s on their own private histories; the clinician, the strategies, the
+grader and the specialty classifier call :func:`generate_json` on theirs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
-from inspect_ai.agent import Agent, AgentState, agent
 from inspect_ai.model import (
     CachePolicy,
     ChatMessage,
@@ -35,10 +34,12 @@ from inspect_medsp.encounter.replies import (
 
 R = TypeVar("R", bound=BaseModel)
 
+DEFAULT_JUDGE = "openai/gpt-5.5"
+"""The reference setup's model for the patient, environment and grader roles: the fallback
+for a role not given with ``--model-role``."""
+
 MAX_RETRIES = 2
 """Corrective re-asks after a reply that is not the role's JSON."""
-
-METADATA_KEY = "medsp_reply"
 
 
 @dataclass(frozen=True)
@@ -89,32 +90,49 @@ ENVIRONMENT: Contract[EnvironmentReply] = Contract(
 
 @dataclass
 class RoleResult(Generic[R]):
-    """A role's reply as used, with how it was obtained."""
+    """One role call: the reply as used and how it was obtained.
+
+    Attributes:
+        reply: The role's reply (degraded from ``raw`` when no attempt was usable).
+        raw: The text of the reply used.
+        message: The assistant message to append to the role's history.
+        output: The model output of the reply used, its usage summed over every attempt
+            (None for a move that no model generated, such as a tool call's).
+        repairs: What the tolerant parser fixed in the reply used.
+        retries: Corrective re-asks before the reply used (``attempts - 1``).
+        degraded: Whether every attempt failed.
+        errors: Why each failed attempt failed.
+    """
 
     reply: R
     raw: str
     message: ChatMessageAssistant
+    output: ModelOutput | None = None
     repairs: list[str] = field(default_factory=list)
     retries: int = 0
     degraded: bool = False
     errors: list[str] = field(default_factory=list)
 
     @property
-    def outcome(self) -> str:
+    def attempts(self) -> int:
+        """Model calls made for this reply."""
+        return self.retries + 1
+
+    @property
+    def usage(self) -> ModelUsage | None:
+        """Tokens of every attempt together."""
+        return self.output.usage if self.output is not None else None
+
+    @property
+    def outcome(self) -> Literal["clean", "repaired", "degraded"]:
         """``clean``, ``repaired`` or ``degraded``."""
         if self.degraded:
             return "degraded"
         return "repaired" if self.repairs or self.retries else "clean"
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready account kept on the reply message's metadata."""
-        return {
-            "reply": self.reply.model_dump(mode="json"),
-            "repairs": self.repairs,
-            "retries": self.retries,
-            "degraded": self.degraded,
-            "errors": self.errors,
-        }
+
+RoleCall = Callable[[list[ChatMessage]], Awaitable[RoleResult[R]]]
+"""Plays one role: its reply to the role's conversation so far."""
 
 
 async def generate_json(
@@ -124,7 +142,7 @@ async def generate_json(
     config: GenerateConfig | None = None,
     max_retries: int = MAX_RETRIES,
     cache: bool | CachePolicy = False,
-) -> tuple[RoleResult[R], ModelOutput]:
+) -> RoleResult[R]:
     """Ask ``model`` for the role's JSON, re-asking up to ``max_retries`` times.
 
     Retries run on a scratch copy of ``history``: only the reply finally used is returned, for
@@ -139,8 +157,8 @@ async def generate_json(
         cache: Inspect's response cache for the calls (for re-runs).
 
     Returns:
-        The result (degraded from the last raw text when every attempt failed) and the model
-        output of the reply used, whose usage is the sum over all attempts.
+        The result, degraded from the last raw text when every attempt failed; its output's
+        usage is the sum over all attempts.
     """
     scratch = list(history)
     errors: list[str] = []
@@ -162,43 +180,34 @@ async def generate_json(
                     ChatMessageUser(content=render("retry", reason=err, shape=contract.shape))
                 )
             continue
-        return (
-            RoleResult(
-                reply=reply,
-                raw=text,
-                message=output.message,
-                repairs=repairs,
-                retries=attempt,
-                errors=errors,
-            ),
-            output,
-        )
-    assert output is not None
-    text = output.completion
-    return (
-        RoleResult(
-            reply=contract.degrade(text),
+        return RoleResult(
+            reply=reply,
             raw=text,
             message=output.message,
-            retries=max_retries,
-            degraded=True,
+            output=output,
+            repairs=repairs,
+            retries=attempt,
             errors=errors,
-        ),
-        output,
+        )
+    assert output is not None
+    return RoleResult(
+        reply=contract.degrade(output.completion),
+        raw=output.completion,
+        message=output.message,
+        output=output,
+        retries=max_retries,
+        degraded=True,
+        errors=errors,
     )
 
 
-@agent(name="medsp_role")
-def role_agent(
-    contract: Contract[Any],
+def role_call(
+    contract: Contract[R],
     model: Model,
     config: GenerateConfig | None = None,
     cache: bool | CachePolicy = False,
-) -> Agent:
-    """A patient or environment-controller agent replying in its role's JSON.
-
-    The agent appends the reply it used to ``state.messages`` and records the parsed reply
-    and its repairs on that message's metadata (key ``medsp_reply``).
+) -> RoleCall[R]:
+    """The patient or the environment controller: ``model`` replying in the role's JSON.
 
     Args:
         contract: The role's reply contract (:data:`PATIENT` or :data:`ENVIRONMENT`).
@@ -207,47 +216,7 @@ def role_agent(
         cache: Inspect's response cache for the role's calls.
     """
 
-    async def execute(state: AgentState) -> AgentState:
-        result, output = await generate_json(model, state.messages, contract, config, cache=cache)
-        message = result.message.model_copy(update={"metadata": {METADATA_KEY: result.summary()}})
-        state.messages.append(message)
-        state.output = output
-        return state
+    async def call(history: list[ChatMessage]) -> RoleResult[R]:
+        return await generate_json(model, history, contract, config, cache=cache)
 
-    return execute
-
-
-def read_agent_reply(state: AgentState, contract: Contract[R]) -> RoleResult[R]:
-    """The reply an agent just gave: from its metadata, or parsed from its text for an agent
-    that is not :func:`role_agent` (degraded if it is not the role's JSON)."""
-    message = state.messages[-1]
-    if not isinstance(message, ChatMessageAssistant):
-        return RoleResult(
-            reply=contract.degrade(""),
-            raw="",
-            message=ChatMessageAssistant(content=""),
-            degraded=True,
-            errors=["the agent gave no reply"],
-        )
-    meta = (message.metadata or {}).get(METADATA_KEY)
-    if isinstance(meta, dict):
-        return RoleResult(
-            reply=contract.model.model_validate(meta["reply"]),
-            raw=message.text,
-            message=message,
-            repairs=list(meta.get("repairs", [])),
-            retries=int(meta.get("retries", 0)),
-            degraded=bool(meta.get("degraded", False)),
-            errors=list(meta.get("errors", [])),
-        )
-    try:
-        reply, repairs = parse_reply(message.text, contract.model, contract.required_any)
-    except ReplyError as err:
-        return RoleResult(
-            reply=contract.degrade(message.text),
-            raw=message.text,
-            message=message,
-            degraded=True,
-            errors=[str(err)],
-        )
-    return RoleResult(reply=reply, raw=message.text, message=message, repairs=repairs)
+    return call

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 from inspect_ai.log import transcript
@@ -13,7 +13,6 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
-    ModelOutput,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -28,22 +27,19 @@ from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import (
     CLINICIAN,
+    DEFAULT_JUDGE,
     ENVIRONMENT,
     PATIENT,
+    RoleCall,
     RoleResult,
     generate_json,
-    role_agent,
+    role_call,
 )
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
 
-DEFAULT_JUDGE = "openai/gpt-5.5"
-"""The reference setup's model for the patient, environment and evaluator roles."""
-
 Protocol = Literal["turns", "tools"]
 
-ClinicianPolicy = Callable[
-    [list[ChatMessage]], Awaitable[tuple[RoleResult[ClinicianReply], ModelOutput]]
-]
+ClinicianPolicy = RoleCall[ClinicianReply]
 """Produces the clinician's turn from its history; test-time-compute strategies replace it."""
 
 ROLE_CONFIG = GenerateConfig(cache_prompt=True)
@@ -91,8 +87,8 @@ def start_encounter(
     return Encounter(
         record,
         traj,
-        patient=role_agent(PATIENT, patient_model, role_config, cache),
-        environment=role_agent(ENVIRONMENT, environment_model, role_config, cache),
+        patient=role_call(PATIENT, patient_model, role_config, cache),
+        environment=role_call(ENVIRONMENT, environment_model, role_config, cache),
     )
 
 
@@ -101,9 +97,7 @@ def default_policy(
 ) -> ClinicianPolicy:
     """One clinician reply from the model under test, with the usual retries."""
 
-    async def policy(
-        history: list[ChatMessage],
-    ) -> tuple[RoleResult[ClinicianReply], ModelOutput]:
+    async def policy(history: list[ChatMessage]) -> RoleResult[ClinicianReply]:
         return await generate_json(model, history, CLINICIAN, config, cache=cache)
 
     return policy
@@ -151,13 +145,15 @@ def medsp_encounter(
         with finish_on_exit(traj):
             while not encounter.over:
                 async with span(f"turn {traj.turn_count + 1}", type="turn"):
-                    result, output = await clinician(state.messages)
+                    result = await clinician(state.messages)
                     state.messages.append(result.message)
-                    state.output = output
-                    turn = await encounter.step(result)
-                    state.messages.append(
-                        ChatMessageUser(content=encounter.clinician_update(turn))
-                    )
+                    if result.output is not None:
+                        state.output = result.output
+                    played = await encounter.play(result)
+                    update = encounter.clinician_update(played.turn)
+                    state.messages.append(ChatMessageUser(content=update))
+                # the complete turn is one change of the encounter's record, logged once
+                encounter.record(played)
         return state
 
     return solve

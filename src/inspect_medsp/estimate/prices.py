@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# reads the file exactly as ``inspect eval --model-cost-config`` does (no public equivalent)
 from inspect_ai._util.config import resolve_args
 from inspect_ai.model import ModelCost
 from pydantic import TypeAdapter, ValidationError

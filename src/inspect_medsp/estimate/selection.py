@@ -17,7 +17,7 @@ from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import Packets, SampleRecord, Scenario
 from inspect_medsp.data.rubrics import load_rubrics, load_subset
 from inspect_medsp.data.sources import resolve_upstream_root
-from inspect_medsp.encounter.solver import DEFAULT_JUDGE
+from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.strategies.settings import StrategySettings
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 

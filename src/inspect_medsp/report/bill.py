@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.estimate.model import Assumptions, RoleEstimate, estimate_records
 from inspect_medsp.report.models import RunLog
 from inspect_medsp.strategies.settings import StrategySettings
@@ -92,7 +93,8 @@ def run_bill(log: EvalLog, name: str) -> RunBill | None:
         if not sample.metadata or METADATA_KEY not in sample.metadata:
             continue
         record = SampleRecord.model_validate(sample.metadata[METADATA_KEY])
-        turns = int((sample.store or {}).get("Trajectory:turn_count") or 0)
+        traj = Trajectory.of(sample.store)
+        turns = traj.turn_count if traj else 0
         observed = estimate_records([record], max_turns, settings, Assumptions(turns=turns))
         upfront = estimate_records([record], max_turns, settings)
         for role, (usage, cost) in actual_usage(sample).items():

@@ -15,6 +15,7 @@ from inspect_ai.log import (
 )
 
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
+from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.report.models import (
     ROLES,
     ItemOutcome,
@@ -141,7 +142,7 @@ def _metrics(header: EvalLog) -> dict[str, float] | None:
 def read_sample(sample: EvalSample) -> SampleResult:
     """The numbers the report needs from one sample."""
     metadata = sample.metadata or {}
-    store = sample.store or {}
+    traj = Trajectory.of(sample.store)
     result = SampleResult(
         id=str(sample.id),
         epoch=sample.epoch,
@@ -151,9 +152,9 @@ def read_sample(sample: EvalSample) -> SampleResult:
         case_meta={k: str(metadata[k]) for k in CASE_META_FIELDS if metadata.get(k)},
         clinician_input_tokens=_clinician_input(sample),
         error=sample.error.message if sample.error is not None else None,
-        end=_text_or_none(store.get("Trajectory:end")),
-        turns=_int_or_none(store.get("Trajectory:turn_count")),
-        health=_health(store.get("Trajectory:health")),
+        end=traj.end if traj else None,
+        turns=traj.turn_count if traj else None,
+        health=_health(traj),
         tokens=_tokens(sample),
     )
     score = (sample.scores or {}).get(SCORER)
@@ -180,10 +181,14 @@ def read_sample(sample: EvalSample) -> SampleResult:
     return result
 
 
-def _health(raw: Any) -> dict[str, RoleHealth]:
-    if not isinstance(raw, Mapping):
+def _health(traj: Trajectory | None) -> dict[str, RoleHealth]:
+    if traj is None:
         return {}
-    return {str(role): RoleHealth.model_validate(h) for role, h in raw.items() if role in ROLES}
+    return {
+        role: RoleHealth.model_validate(h.model_dump())
+        for role, h in traj.health.items()
+        if role in ROLES
+    }
 
 
 def _tokens(sample: EvalSample) -> dict[str, int]:

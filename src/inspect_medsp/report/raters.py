@@ -16,16 +16,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import EvalSample, read_eval_log, read_eval_log_samples
 from pydantic import BaseModel
 
 from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.errors import PrerequisiteError
 from inspect_medsp.data.models import RubricItem, SampleRecord
+from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.report.collect import SKIPPED_FIELDS, read_sample
 from inspect_medsp.report.models import SampleResult
 
-STORE_PREFIX = "Trajectory:"
+STORE_PREFIX = f"{Trajectory.__name__}:"
+"""The store keys of the Trajectory. The fingerprint digests them as stored (not as the model
+reads them), so a validation sheet written from a log keeps matching that log."""
 
 MET, NOT_MET, UNJUDGED, UNSCORED = 1, 0, -1, -2
 """A rater's vote on an item: a verdict, or why there is none."""

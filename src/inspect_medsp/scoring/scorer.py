@@ -19,13 +19,12 @@ from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
 from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.records import Trajectory
-from inspect_medsp.encounter.roles import Contract, generate_json
+from inspect_medsp.encounter.roles import DEFAULT_JUDGE, Contract, generate_json
 from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from inspect_medsp.scoring.render import render_checklist, render_record
 from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Conflict, Tally, Verdict
 
-DEFAULT_JUDGE = "openai/gpt-5.5"
 PROMPTS = "inspect_medsp.scoring"
 
 
@@ -110,7 +109,7 @@ async def judge_items(
     tally = Tally(items)
     reasoning: list[str] = []
     for ask in range(2):
-        result, _ = await generate_json(model, history, GRADER, config, cache=cache)
+        result = await generate_json(model, history, GRADER, config, cache=cache)
         if result.degraded:
             raise GraderError(
                 f"grader reply was not usable JSON after {result.retries} retries: "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -15,6 +14,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_medsp.data.errors import PrerequisiteError
 from inspect_medsp.scripted.recognise import NoScriptError, recognise
 from inspect_medsp.scripted.replies import reply
 from inspect_medsp.tokens import estimate_tokens
@@ -24,7 +24,8 @@ NOTICE = (
     "medsp/scripted is a script, not a model: it replays hand-written replies for the three "
     "bundled demo scenarios"
 )
-METADATA_KEY = "medsp_scripted"
+SCRIPTED_KEY = "medsp_scripted"
+"""Where each reply's output metadata says it is a script, and which call it played."""
 
 
 @modelapi(name="medsp")
@@ -62,7 +63,7 @@ class ScriptedMedSP(ModelAPI):
         call = recognise(input)
         text = reply(call, input)
         metadata = {
-            METADATA_KEY: {
+            SCRIPTED_KEY: {
                 "notice": NOTICE,
                 "role": call.role,
                 "scenario": call.record.id,

@@ -119,6 +119,7 @@ def _name(messages: list[ChatMessage]) -> str:
     """The scenario of a call as well as it can be named: the running sample's id, else the
     opening words of the conversation."""
     try:
+        # the running sample's id, for the message only; Inspect has no public accessor
         from inspect_ai.log._samples import sample_active
 
         active = sample_active()

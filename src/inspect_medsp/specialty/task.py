@@ -89,9 +89,10 @@ def classify_specialty(cache: bool = False) -> Solver:
     """Ask the model for a label; re-ask twice on an unusable reply, then record it as such."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        result, output = await generate_json(get_model(), state.messages, SPECIALTY, cache=cache)
+        result = await generate_json(get_model(), state.messages, SPECIALTY, cache=cache)
         state.messages.append(result.message)
-        state.output = output
+        if result.output is not None:
+            state.output = result.output
         verdict = SpecialtyVerdict(
             label=None if result.degraded else result.reply.specialty,
             reason=result.reply.reason,

@@ -13,17 +13,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, get_model
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import CLINICIAN, RoleResult, generate_json
 from inspect_medsp.encounter.solver import ClinicianPolicy
+from inspect_medsp.encounter.strategy_log import BestOfNTurn, Candidate, Selection
 from inspect_medsp.strategies.common import (
     Ledger,
     current_turn,
-    describe_turn,
     gather_in_spans,
     prompt,
     read_object,
@@ -34,7 +34,7 @@ from inspect_medsp.strategies.common import (
 )
 from inspect_medsp.strategies.settings import StrategySettings
 
-Draft = tuple[RoleResult[ClinicianReply], ModelOutput]
+Draft = RoleResult[ClinicianReply]
 
 _NUMBER = re.compile(r"-?\d+")
 
@@ -86,26 +86,22 @@ async def select(
     drafts: list[RoleResult[ClinicianReply]],
     config: GenerateConfig,
     ledger: Ledger,
-) -> tuple[int, str, dict[str, object]]:
+) -> tuple[int, str, Selection]:
     """Ask the clinician model to pick one draft.
 
     Returns:
         The 1-based draft chosen, the reason, and the selection record for the log.
     """
     if len(drafts) == 1:
-        return 1, "only one candidate", {"called": False}
+        return 1, "only one candidate", Selection(called=False)
     text = prompt("bon_select", candidates=candidate_block(drafts), count=len(drafts))
     async with span("selection", type="selection"):
         output = await model.generate(with_instruction(history, text), config=config)
     used = ledger.add("selection", output)
     choice, reason, problem = parse_choice(output.completion, len(drafts))
-    record: dict[str, object] = {
-        "called": True,
-        "raw": output.completion,
-        "fallback": choice is None,
-        "problem": problem,
-        "tokens": used,
-    }
+    record = Selection(
+        called=True, raw=output.completion, fallback=choice is None, problem=problem, tokens=used
+    )
     if choice is None:
         transcript().info(f"selection unusable ({problem}): falling back to candidate 1")
         return 1, f"fallback to candidate 1: {problem}", record
@@ -140,30 +136,36 @@ def best_of_n_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                     [(f"candidate {i}", draft_job(history)) for i in range(1, settings.n + 1)],
                     "candidate",
                 )
-                candidates: list[dict[str, object]] = []
-                for i, (result, output) in enumerate(drafts, start=1):
-                    used = ledger.add("candidate", output, index=i)
-                    candidates.append({"index": i, **describe_turn(result), "tokens": used})
+                candidates: list[Candidate] = []
+                for i, result in enumerate(drafts, start=1):
+                    used = ledger.add("candidate", result.output, index=i)
+                    candidates.append(
+                        Candidate(
+                            index=i,
+                            reply=result.reply,
+                            outcome=result.outcome,
+                            retries=result.retries,
+                            tokens=used,
+                        )
+                    )
                 chosen, reason, selection = await select(
-                    model, history, [r for r, _ in drafts], fixed_config, ledger
+                    model, history, drafts, fixed_config, ledger
                 )
                 transcript().info(
                     f"best-of-{settings.n}, turn {turn}: candidate {chosen} chosen "
                     f"({ledger.tokens} tokens): {reason}"
                 )
-            record_step(
-                state,
-                settings,
-                {
-                    "turn": turn,
-                    "kind": "turn",
-                    "candidates": candidates,
-                    "chosen": chosen,
-                    "reason": reason,
-                    "selection": selection,
-                },
-                ledger,
+            step = BestOfNTurn(
+                turn=turn,
+                candidates=candidates,
+                chosen=chosen,
+                reason=reason,
+                selection=selection,
+                calls=ledger.calls,
+                tokens=ledger.tokens,
+                per_call=ledger.by_call,
             )
+            record_step(state, settings, step)
             return drafts[chosen - 1]
 
         return policy

@@ -27,6 +27,7 @@ from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import RoleResult
+from inspect_medsp.encounter.strategy_log import CallSpend, Draft, StrategyStep
 from inspect_medsp.jsonreply import NotJSONError, extract_json_object
 from inspect_medsp.strategies.settings import StrategySettings
 
@@ -40,9 +41,9 @@ def prompt(name: str, **values: object) -> str:
     return render(name, package=PROMPT_PACKAGE, **values)
 
 
-def output_tokens(output: ModelOutput) -> int:
+def output_tokens(output: ModelOutput | None) -> int:
     """Total tokens one call used (0 when the provider reports no usage)."""
-    return output.usage.total_tokens if output.usage is not None else 0
+    return output.usage.total_tokens if output is not None and output.usage is not None else 0
 
 
 def reply_json(reply: ClinicianReply) -> str:
@@ -50,13 +51,9 @@ def reply_json(reply: ClinicianReply) -> str:
     return json.dumps(reply.model_dump(mode="json"), ensure_ascii=False)
 
 
-def describe_turn(result: RoleResult[ClinicianReply]) -> dict[str, object]:
+def describe_turn(result: RoleResult[ClinicianReply]) -> Draft:
     """A drafted clinician turn for the strategy log."""
-    return {
-        "reply": result.reply.model_dump(mode="json"),
-        "outcome": result.outcome,
-        "retries": result.retries,
-    }
+    return Draft(reply=result.reply, outcome=result.outcome, retries=result.retries)
 
 
 _SPEAKERS: dict[str, str] = {
@@ -116,14 +113,21 @@ class Ledger:
 
     calls: int = 0
     tokens: int = 0
-    by_call: list[dict[str, object]] = field(default_factory=list)
+    by_call: list[CallSpend] = field(default_factory=list)
 
-    def add(self, kind: str, output: ModelOutput, **details: object) -> int:
-        """Count one model call; returns its tokens."""
+    def add(
+        self,
+        kind: str,
+        output: ModelOutput | None,
+        index: int | None = None,
+        specialty: str | None = None,
+    ) -> int:
+        """Count one model call (a candidate's ``index``, a specialist's ``specialty``);
+        returns its tokens."""
         used = output_tokens(output)
         self.calls += 1
         self.tokens += used
-        self.by_call.append({"kind": kind, "tokens": used, **details})
+        self.by_call.append(CallSpend(kind=kind, tokens=used, index=index, specialty=specialty))
         return used
 
 
@@ -132,27 +136,16 @@ def current_turn(state: TaskState) -> int:
     return Trajectory(store=state.store).turn_count + 1
 
 
-def record_step(
-    state: TaskState, settings: StrategySettings, entry: dict[str, object], ledger: Ledger
-) -> None:
-    """Append ``entry`` (with its calls and tokens) to the strategy log and add the spend to
-    the per-sample totals in ``Trajectory.strategy``."""
+def record_step(state: TaskState, settings: StrategySettings, step: StrategyStep) -> None:
+    """Append ``step`` to the strategy log and add its spend to the per-sample totals in
+    ``Trajectory.strategy``."""
     start_record(state, settings)
     traj = Trajectory(store=state.store)
     summary = dict(traj.strategy)
-    summary["calls"] = int(summary.get("calls", 0)) + ledger.calls
-    summary["tokens"] = int(summary.get("tokens", 0)) + ledger.tokens
+    summary["calls"] = int(summary.get("calls", 0)) + step.calls
+    summary["tokens"] = int(summary.get("tokens", 0)) + step.tokens
     traj.strategy = summary
-    traj.strategy_log = [
-        *traj.strategy_log,
-        {
-            "strategy": settings.strategy,
-            **entry,
-            "calls": ledger.calls,
-            "tokens": ledger.tokens,
-            "per_call": ledger.by_call,
-        },
-    ]
+    traj.strategy_log = [*traj.strategy_log, step]
 
 
 def start_record(state: TaskState, settings: StrategySettings, **extra: str | int | float) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
@@ -29,6 +29,15 @@ from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import CLINICIAN, RoleResult, generate_json
 from inspect_medsp.encounter.solver import ClinicianPolicy
+from inspect_medsp.encounter.strategy_log import (
+    Advice,
+    ConsensusRound,
+    MedAgentsTurn,
+    PanelFormed,
+    PanelReading,
+    SpecialistVote,
+    Vote,
+)
 from inspect_medsp.strategies.common import (
     Ledger,
     adviser_input,
@@ -45,8 +54,7 @@ from inspect_medsp.strategies.common import (
 )
 from inspect_medsp.strategies.settings import StrategySettings
 
-Turn = tuple[RoleResult[ClinicianReply], ModelOutput]
-Verdict = Literal["agree", "disagree", "abstain"]
+Turn = RoleResult[ClinicianReply]
 
 FALLBACK_SPECIALTIES: tuple[str, ...] = (
     "Internal Medicine",
@@ -84,7 +92,7 @@ def _fill(names: list[str], count: int) -> int:
     return added
 
 
-def parse_specialties(text: str, count: int) -> tuple[list[str], dict[str, object]]:
+def parse_specialties(text: str, count: int) -> tuple[list[str], PanelReading]:
     """Read ``{"specialties": [...]}`` tolerantly; trim or pad the panel to ``count``.
 
     Returns:
@@ -109,17 +117,17 @@ def parse_specialties(text: str, count: int) -> tuple[list[str], dict[str, objec
     named = len(names)
     names = names[:count]
     padded = _fill(names, count)
-    return names, {
-        "raw": text,
-        "named": named,
-        "trimmed": max(0, named - count),
-        "padded": padded,
-        "fallback": named == 0,
-        "problem": problem,
-    }
+    return names, PanelReading(
+        raw=text,
+        named=named,
+        trimmed=max(0, named - count),
+        padded=padded,
+        fallback=named == 0,
+        problem=problem,
+    )
 
 
-def parse_vote(text: str) -> tuple[Verdict, str, str]:
+def parse_vote(text: str) -> tuple[Vote, str, str]:
     """Read ``{"agree": bool, "advice": str}`` tolerantly.
 
     Returns:
@@ -149,11 +157,11 @@ def _advice_block(panel: Sequence[str], advice: Sequence[str]) -> str:
     )
 
 
-def _objections_block(votes: Sequence[dict[str, object]]) -> str:
+def _objections_block(votes: Sequence[SpecialistVote]) -> str:
     return "\n\n".join(
-        f"### {vote['specialty']}\n{str(vote['advice']).strip() or '(no reason given)'}"
+        f"### {vote.specialty}\n{vote.advice.strip() or '(no reason given)'}"
         for vote in votes
-        if vote["verdict"] == "disagree"
+        if vote.verdict == "disagree"
     )
 
 
@@ -169,7 +177,7 @@ class Panel:
 
     async def name_specialties(
         self, history: list[ChatMessage], ledger: Ledger
-    ) -> tuple[list[str], dict[str, object]]:
+    ) -> tuple[list[str], PanelReading]:
         """The clinician model names the panel from its own history."""
         text = prompt("medagents_specialties", experts=self.settings.experts)
         async with span("specialties", type="specialties"):
@@ -178,10 +186,8 @@ class Panel:
             )
         ledger.add("specialties", output)
         panel, record = parse_specialties(output.completion, self.settings.experts)
-        if record["fallback"]:
-            transcript().info(
-                f"specialties unusable ({record['problem']}): using {', '.join(panel)}"
-            )
+        if record.fallback:
+            transcript().info(f"specialties unusable ({record.problem}): using {', '.join(panel)}")
         return panel, record
 
     def _consult(
@@ -194,7 +200,7 @@ class Panel:
 
         return job
 
-    async def advise(self, history: list[ChatMessage], ledger: Ledger) -> list[dict[str, object]]:
+    async def advise(self, history: list[ChatMessage], ledger: Ledger) -> list[Advice]:
         """Every specialist's advice for the coming turn."""
         panel = self.specialties or []
         text = prompt("medagents_advice", history=history_text(history))
@@ -202,15 +208,15 @@ class Panel:
             [(f"advice: {s}", self._consult(s, text, self.advice_config)) for s in panel],
             "advice",
         )
-        advice: list[dict[str, object]] = []
+        advice: list[Advice] = []
         for specialty, output in zip(panel, outputs, strict=True):
             used = ledger.add("advice", output, specialty=specialty)
-            advice.append({"specialty": specialty, "advice": output.completion, "tokens": used})
+            advice.append(Advice(specialty=specialty, advice=output.completion, tokens=used))
         return advice
 
     async def vote(
         self, history: list[ChatMessage], proposal: ClinicianReply, ledger: Ledger
-    ) -> list[dict[str, object]]:
+    ) -> list[SpecialistVote]:
         """Every specialist's vote on a proposed turn."""
         panel = self.specialties or []
         context = history_text(history)
@@ -231,42 +237,40 @@ class Panel:
             for s in panel
         ]
         outputs = await gather_in_spans(jobs, "vote")
-        votes: list[dict[str, object]] = []
+        votes: list[SpecialistVote] = []
         for specialty, output in zip(panel, outputs, strict=True):
             used = ledger.add("vote", output, specialty=specialty)
             verdict, advice, problem = parse_vote(output.completion)
             votes.append(
-                {
-                    "specialty": specialty,
-                    "verdict": verdict,
-                    "advice": advice,
-                    "problem": problem,
-                    "raw": output.completion,
-                    "tokens": used,
-                }
+                SpecialistVote(
+                    specialty=specialty,
+                    verdict=verdict,
+                    advice=advice,
+                    problem=problem,
+                    raw=output.completion,
+                    tokens=used,
+                )
             )
         return votes
 
     async def synthesise(
-        self, history: list[ChatMessage], advice: list[dict[str, object]], ledger: Ledger
+        self, history: list[ChatMessage], advice: list[Advice], ledger: Ledger
     ) -> Turn:
         """The clinician's turn written from its history and the panel's advice."""
-        block = _advice_block(
-            [str(a["specialty"]) for a in advice], [str(a["advice"]) for a in advice]
-        )
+        block = _advice_block([a.specialty for a in advice], [a.advice for a in advice])
         text = prompt("medagents_synthesis", advice=block)
         async with span("synthesis", type="synthesis"):
-            result, output = await generate_json(
+            result = await generate_json(
                 self.model, with_instruction(history, text), CLINICIAN, self.fixed_config
             )
-        ledger.add("synthesis", output)
-        return result, output
+        ledger.add("synthesis", result.output)
+        return result
 
     async def revise(
         self,
         history: list[ChatMessage],
         draft: ClinicianReply,
-        votes: list[dict[str, object]],
+        votes: list[SpecialistVote],
         ledger: Ledger,
     ) -> Turn:
         """The clinician's turn revised after dissenting votes."""
@@ -274,11 +278,11 @@ class Panel:
             "medagents_revision", proposal=reply_json(draft), objections=_objections_block(votes)
         )
         async with span("revision", type="revision"):
-            result, output = await generate_json(
+            result = await generate_json(
                 self.model, with_instruction(history, text), CLINICIAN, self.fixed_config
             )
-        ledger.add("revision", output)
-        return result, output
+        ledger.add("revision", result.output)
+        return result
 
 
 def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy]:
@@ -299,17 +303,20 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
             panel.specialties = specialties
             traj = Trajectory(store=state.store)
             traj.strategy = {**traj.strategy, "specialties": "; ".join(specialties)}
-            record_step(
-                state,
-                settings,
-                {
-                    "turn": current_turn(state),
-                    "kind": "specialties",
-                    "specialties": specialties,
-                    **record,
-                },
-                ledger,
+            step = PanelFormed(
+                turn=current_turn(state),
+                specialties=specialties,
+                raw=record.raw,
+                named=record.named,
+                trimmed=record.trimmed,
+                padded=record.padded,
+                fallback=record.fallback,
+                problem=record.problem,
+                calls=ledger.calls,
+                tokens=ledger.tokens,
+                per_call=ledger.by_call,
             )
+            record_step(state, settings, step)
 
         async def policy(history: list[ChatMessage]) -> Turn:
             turn = current_turn(state)
@@ -318,48 +325,45 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                     await form_panel(history)
                 ledger = Ledger()
                 advice = await panel.advise(history, ledger)
-                result, output = await panel.synthesise(history, advice, ledger)
+                result = await panel.synthesise(history, advice, ledger)
                 synthesis = describe_turn(result)
-                rounds: list[dict[str, object]] = []
+                rounds: list[ConsensusRound] = []
                 for round_no in range(1, settings.consensus_rounds + 1):
                     async with span(f"consensus round {round_no}", type="consensus"):
                         votes = await panel.vote(history, result.reply, ledger)
-                        dissent = [v["specialty"] for v in votes if v["verdict"] == "disagree"]
-                        entry: dict[str, object] = {
-                            "round": round_no,
-                            "votes": votes,
-                            "dissent": dissent,
-                        }
+                        dissent = [v.specialty for v in votes if v.verdict == "disagree"]
+                        revision = None
                         if dissent:
-                            result, output = await panel.revise(
-                                history, result.reply, votes, ledger
-                            )
-                            entry["revision"] = describe_turn(result)
-                    rounds.append(entry)
+                            result = await panel.revise(history, result.reply, votes, ledger)
+                            revision = describe_turn(result)
+                    rounds.append(
+                        ConsensusRound(
+                            round=round_no, votes=votes, dissent=dissent, revision=revision
+                        )
+                    )
                     if not dissent:
                         break
+                revised = [r for r in rounds if r.revision is not None]
                 transcript().info(
                     f"medagents, turn {turn}: {len(advice)} advisers, "
                     f"{len(rounds)} consensus round(s), "
-                    f"{sum(1 for r in rounds if 'revision' in r)} revision(s), "
+                    f"{len(revised)} revision(s), "
                     f"{ledger.tokens} tokens"
                 )
-            record_step(
-                state,
-                settings,
-                {
-                    "turn": turn,
-                    "kind": "turn",
-                    "specialties": list(panel.specialties or []),
-                    "advice": advice,
-                    "synthesis": synthesis,
-                    "rounds": rounds,
-                    "final": result.reply.model_dump(mode="json"),
-                    "revised": any("revision" in r for r in rounds),
-                },
-                ledger,
+            step = MedAgentsTurn(
+                turn=turn,
+                specialties=list(panel.specialties or []),
+                advice=advice,
+                synthesis=synthesis,
+                rounds=rounds,
+                final=result.reply,
+                revised=bool(revised),
+                calls=ledger.calls,
+                tokens=ledger.tokens,
+                per_call=ledger.by_call,
             )
-            return result, output
+            record_step(state, settings, step)
+            return result
 
         return policy
 

@@ -1,15 +1,11 @@
-"""Strategy settings and the choice of clinician policy."""
+"""Strategy settings: which strategy the clinician uses and with how much compute."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, Field
-
-from inspect_medsp.encounter.solver import ClinicianPolicy
 
 Strategy = Literal["off", "single", "bon", "medagents"]
 
@@ -41,22 +37,3 @@ class StrategySettings(BaseModel):
     def grader_config(self) -> GenerateConfig:
         """Generation settings for the evaluator."""
         return self.role_config()
-
-
-def strategy_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy] | None:
-    """The clinician policy builder for a strategy (``None``: one plain reply per turn).
-
-    Raises:
-        ValueError: Unknown strategy.
-    """
-    if settings.strategy in ("off", "single"):
-        return None
-    if settings.strategy == "bon":
-        from inspect_medsp.strategies.best_of_n import best_of_n_policy
-
-        return best_of_n_policy(settings)
-    if settings.strategy == "medagents":
-        from inspect_medsp.strategies.medagents import medagents_policy
-
-        return medagents_policy(settings)
-    raise ValueError(f"strategy must be off, single, bon or medagents, not {settings.strategy!r}")

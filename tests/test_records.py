@@ -1,0 +1,108 @@
+"""The Trajectory holds each fact once: the views come from the turns, the demo records what
+it recorded before, and a log written before the change reads and re-scores the same."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval
+from inspect_ai import score as inspect_score
+from inspect_ai.event import SpanBeginEvent, SpanEndEvent, StoreEvent
+from inspect_ai.log import EvalSample
+
+from inspect_medsp import medsp_demo
+from inspect_medsp.encounter.records import LEGACY_VIEWS, Trajectory
+from inspect_medsp.scoring.render import render_record
+from inspect_medsp.scoring.scorer import medsp_rubric
+
+SCRIPTED = "medsp/scripted"
+FIXTURE = Path(__file__).parent / "fixtures" / "legacy_trajectory.json"
+"""A store the scripted demo wrote before the views stopped being stored, with the record its
+grader read and the score it gave."""
+
+
+def turn_span_store_changes(sample: EvalSample) -> list[str]:
+    """The store paths changed by store events logged inside a turn span."""
+    open_turns: set[str] = set()
+    changed: list[str] = []
+    for event in sample.events:
+        if isinstance(event, SpanBeginEvent) and event.type == "turn":
+            open_turns.add(event.id)
+        elif isinstance(event, SpanEndEvent):
+            open_turns.discard(event.id)
+        elif isinstance(event, StoreEvent) and event.span_id in open_turns:
+            changed += [change.path for change in event.changes]
+    return changed
+
+
+def legacy() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return data
+
+
+def test_an_older_store_reads_as_it_was_graded() -> None:
+    old = legacy()
+    store = old["store"]
+    traj = Trajectory.of(store)
+    assert traj is not None
+    assert render_record(traj) == old["record"]
+    assert [e.model_dump(mode="json") for e in traj.transcript] == store["Trajectory:transcript"]
+    assert [a.model_dump(mode="json") for a in traj.action_log] == store["Trajectory:action_log"]
+    assert traj.state_history == store["Trajectory:state_history"]
+    for name in ("turn_count", "progress_index", "state_label", "patient_status"):
+        assert getattr(traj, name) == store[f"Trajectory:{name}"], name
+    # the views computed from the turns alone agree with the copies the old log stored (the
+    # transcript too, except who said a companion's line: old turns do not record that)
+    turns_only = Trajectory.of(
+        {k: v for k, v in store.items() if k.split(":", 1)[1] not in LEGACY_VIEWS}
+    )
+    assert turns_only is not None
+    assert turns_only.action_log == traj.action_log
+    assert turns_only.state_history == traj.state_history
+    assert [(e.turn, e.kind) for e in turns_only.transcript] == [
+        (e.turn, e.kind) for e in traj.transcript
+    ]
+    assert any(e.speaker == "Rob" for e in traj.transcript)
+
+
+def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
+    log_dir: str,
+) -> None:
+    old = legacy()
+    [log] = eval(
+        medsp_demo(scenarios=old["sample"].split("/")[0] + "/*", judge=SCRIPTED),
+        model=SCRIPTED,
+        log_dir=log_dir,
+        display="none",
+    )
+    assert log.samples is not None
+    [sample] = log.samples
+    new = Trajectory.of(sample.store)
+    assert new is not None and render_record(new) == old["record"]
+    assert new.transcript == Trajectory.of(old["store"]).transcript  # type: ignore[union-attr]
+    assert not any(f"Trajectory:{view}" in sample.store for view in LEGACY_VIEWS)
+    # each turn is written once, when complete: after its span, so no turn span logs a change
+    # of the record, and the whole encounter is one store change of the solver
+    assert not turn_span_store_changes(sample)
+    assert sum(isinstance(e, StoreEvent) for e in sample.events) <= 2
+    assert sample.scores is not None
+    assert sample.scores["medsp_rubric"].value == old["score"]
+
+    # the same log with the store as the old version wrote it, scored again
+    old_log = log.model_copy(
+        update={"samples": [sample.model_copy(update={"store": old["store"]})]}
+    )
+    rescored = inspect_score(
+        old_log, scorers=[medsp_rubric(judge=SCRIPTED)], action="overwrite", display="none"
+    )
+    assert rescored.samples is not None
+    score = rescored.samples[0].scores["medsp_rubric"]  # type: ignore[index]
+    assert score.value == old["score"]
+
+
+def test_a_store_without_an_encounter_has_no_trajectory() -> None:
+    assert Trajectory.of(None) is None
+    assert Trajectory.of({}) is None
+    assert Trajectory.of({"SpecialtyVerdict": {"label": "x"}}) is None
