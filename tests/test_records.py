@@ -14,6 +14,7 @@ from inspect_ai.log import EvalSample
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.encounter.records import LEGACY_VIEWS, Trajectory
+from inspect_medsp.encounter.solver import TURN_SPAN
 from inspect_medsp.scoring.render import render_record
 from inspect_medsp.scoring.scorer import medsp_rubric
 
@@ -28,7 +29,7 @@ def turn_span_store_changes(sample: EvalSample) -> list[str]:
     open_turns: set[str] = set()
     changed: list[str] = []
     for event in sample.events:
-        if isinstance(event, SpanBeginEvent) and event.type == "turn":
+        if isinstance(event, SpanBeginEvent) and event.type == TURN_SPAN:
             open_turns.add(event.id)
         elif isinstance(event, SpanEndEvent):
             open_turns.discard(event.id)

@@ -42,6 +42,10 @@ Protocol = Literal["turns", "tools"]
 ClinicianPolicy = RoleCall[ClinicianReply]
 """Produces the clinician's turn from its history; test-time-compute strategies replace it."""
 
+TURN_SPAN = "encounter_turn"
+"""Span type of one encounter turn (not ``turn``: the viewer's outline folds spans of that
+type into its own "N turns" counter, which hides the turn numbers)."""
+
 ROLE_CONFIG = GenerateConfig(cache_prompt=True)
 """Role histories are append-only, so provider prompt caching pays off."""
 
@@ -144,7 +148,7 @@ def medsp_encounter(
         ]
         with finish_on_exit(traj):
             while not encounter.over:
-                async with span(f"turn {traj.turn_count + 1}", type="turn"):
+                async with span(f"turn {traj.turn_count + 1}", type=TURN_SPAN):
                     result = await clinician(state.messages)
                     state.messages.append(result.message)
                     if result.output is not None:
