@@ -98,7 +98,8 @@ def from_task(name: str, args: dict[str, Any]) -> Selection:
 
 
 def demo_packet_sizes() -> Packets:
-    """Packets of the mean size of the bundled demo scenarios' packets (placeholder text)."""
+    """Packets of the mean size of the bundled demo scenarios' packets, as filler of that many
+    characters (only their size is used: the estimate counts characters)."""
     demo = Path(str(files("inspect_medsp.data").joinpath("demo")))
     from inspect_medsp.data.dataset import load_records
 
