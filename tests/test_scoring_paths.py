@@ -82,10 +82,11 @@ def first_then_nothing() -> Script:
     return Script(reply)
 
 
-def test_epochs_average_each_scenario_then_the_scenarios(tmp_path: Path) -> None:
+def two_epochs(tmp_path: Path, scenarios: str | None = None) -> EvalLog:
+    """The demo encounters run twice each, graded by :func:`first_then_nothing`."""
     clin, pat, env = encounter_scripts()
     [log] = inspect_eval(
-        medsp_demo(judge=JUDGE),
+        medsp_demo(judge=JUDGE, scenarios=scenarios),
         model=clin.model(),
         model_roles={
             "patient": pat.model(),
@@ -96,6 +97,11 @@ def test_epochs_average_each_scenario_then_the_scenarios(tmp_path: Path) -> None
         log_dir=str(tmp_path),
         display="none",
     )
+    return log
+
+
+def test_epochs_average_each_scenario_then_the_scenarios(tmp_path: Path) -> None:
+    log = two_epochs(tmp_path)
     assert log.eval.config.epochs == 2
     assert log.eval.config.epochs_reducer == ["epoch_mean"]
     summary = summary_of(log)
@@ -124,19 +130,7 @@ def test_epochs_average_each_scenario_then_the_scenarios(tmp_path: Path) -> None
 
 
 def test_rescoring_an_epochs_log_keeps_its_reducer(tmp_path: Path) -> None:
-    clin, pat, env = encounter_scripts()
-    [log] = inspect_eval(
-        medsp_demo(judge=JUDGE, scenarios=ANAPHYLAXIS),
-        model=clin.model(),
-        model_roles={
-            "patient": pat.model(),
-            "environment": env.model(),
-            "grader": first_then_nothing().model(),
-        },
-        epochs=2,
-        log_dir=str(tmp_path),
-        display="none",
-    )
+    log = two_epochs(tmp_path, scenarios=ANAPHYLAXIS)
     everything = Script(lambda m: verdicts(case_of(m), ALL_ITEMS))
     rescored = rescore(log, everything)
     summary = summary_of(rescored)

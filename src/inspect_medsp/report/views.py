@@ -259,18 +259,11 @@ BREAKDOWN_FIELDS: dict[str, tuple[str, Callable[[str], str]]] = {
 """Breakdown name: (case metadata key, how a value becomes a category)."""
 
 
-class Breakdown(BaseModel):
+class Breakdown(Cell):
     """One group's macro in one category of one case-metadata field."""
 
-    group: str
     field: str
     category: str
-    n: int
-    scenarios: int
-    cases: int
-    macro: float
-    ci_low: float
-    ci_high: float
 
 
 def _category_order(field: str, totals: Counter[str]) -> list[str]:
@@ -320,19 +313,7 @@ def breakdowns(groups: Sequence[tuple[str, Sequence[SampleResult]]]) -> list[Bre
                 c = cell(label, by.get(category, []))
                 if c is None:
                     continue
-                out.append(
-                    Breakdown(
-                        group=label,
-                        field=field,
-                        category=category,
-                        n=c.n,
-                        scenarios=c.scenarios,
-                        cases=c.cases,
-                        macro=c.macro,
-                        ci_low=c.ci_low,
-                        ci_high=c.ci_high,
-                    )
-                )
+                out.append(Breakdown(**c.model_dump(), field=field, category=category))
     return out
 
 
