@@ -29,13 +29,23 @@ from tests.support.tree import MARKERS, write_marked_scenario
 ANAPHYLAXIS = "demo_anaphylaxis/scenario1"
 
 
-def run(task: Any, clin: Script, pat: Script, env: Script, grader: Script, log_dir: str) -> EvalLog:
+def run(
+    task: Any,
+    clin: Script,
+    pat: Script,
+    env: Script,
+    grader: Script,
+    log_dir: str,
+    **options: Any,
+) -> EvalLog:
+    """Run ``task`` with one script per role; ``options`` go to ``eval`` (limits, ...)."""
     logs = eval(
         task,
         model=clin.model(),
         model_roles={"patient": pat.model(), "environment": env.model(), "grader": grader.model()},
         log_dir=log_dir,
         display="none",
+        **options,
     )
     assert logs[0].status == "success", logs[0].error
     return logs[0]
@@ -712,20 +722,16 @@ def test_tools_protocol_limit_inside_a_turn(tmp_path: Path, log_dir: str) -> Non
 
 def test_token_limit_in_the_turns_protocol(log_dir: str) -> None:
     """Each call costs 15 tokens: turn 1 takes 45, turn 2's clinician reply passes 50."""
-    logs = eval(
+    log = run(
         medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
-        model=Script([clinician("Tell me more.")]).model(),
-        model_roles={
-            "patient": Script([patient("It started an hour ago.")]).model(),
-            "environment": Script([environment(0, "initial_assessment")]).model(),
-            "grader": Script([{"PC": {}}]).model(),
-        },
+        Script([clinician("Tell me more.")]),
+        Script([patient("It started an hour ago.")]),
+        Script([environment(0, "initial_assessment")]),
+        Script([{"PC": {}}]),
+        log_dir,
         token_limit=50,
-        log_dir=log_dir,
-        display="none",
     )
-    log = logs[0]
-    assert log.status == "success" and log.samples is not None
+    assert log.samples is not None
     assert log.samples[0].limit is not None and log.samples[0].limit.type == "token"
     traj = trajectory(log)
     assert traj.end == "limit" and not traj.complete
@@ -738,20 +744,16 @@ def test_token_limit_in_the_turns_protocol(log_dir: str) -> None:
 
 def test_time_limit_in_the_turns_protocol(log_dir: str) -> None:
     """Inspect enforces a time limit by cancelling the sample; the record still says limit."""
-    logs = eval(
+    log = run(
         medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"),
-        model=Script([clinician("Tell me more.")]).model(),
-        model_roles={
-            "patient": Script([patient("Sorry, what?")], delay=30).model(),
-            "environment": Script([environment(0, "initial_assessment")]).model(),
-            "grader": Script([{"PC": {}}]).model(),
-        },
+        Script([clinician("Tell me more.")]),
+        Script([patient("Sorry, what?")], delay=30),
+        Script([environment(0, "initial_assessment")]),
+        Script([{"PC": {}}]),
+        log_dir,
         time_limit=1,
-        log_dir=log_dir,
-        display="none",
     )
-    log = logs[0]
-    assert log.status == "success" and log.samples is not None
+    assert log.samples is not None
     assert log.samples[0].limit is not None and log.samples[0].limit.type == "time"
     traj = trajectory(log)
     assert traj.end == "limit" and not traj.complete
