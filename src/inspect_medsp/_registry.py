@@ -5,6 +5,7 @@ The end-of-run hooks (:mod:`inspect_medsp.scoring.unscored`,
 they stay out of evals of other packages' tasks.
 """
 
+from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.scripted.provider import ScriptedMedSP
@@ -18,5 +19,6 @@ __all__ = [
     "medsp1000",
     "medsp_demo",
     "medsp_rubric",
+    "medsp_simulation_audit",
     "medsp_specialty",
 ]

@@ -43,6 +43,7 @@ ACCEPTED: dict[str, str] = {
     "fixed_temperature": "a number from 0 to 2",
     "specialties": "a specialties file written by medsp-specialties (or omit it)",
     "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
+    "audit": "true or false (also audit the simulators with the auditor role)",
 }
 """What each parameter accepts, as said in its error message."""
 
@@ -85,6 +86,7 @@ class TaskParameters(BaseModel):
     fixed_temperature: Temperature = 0.0
     specialties: str | None = None
     grader_samples: Annotated[Count, Field(ge=1)] = 1
+    audit: bool = False
 
     @field_validator("data_dir", "upstream_dir", "specialties", mode="before")
     @classmethod

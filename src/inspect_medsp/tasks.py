@@ -12,6 +12,7 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import model_roles
 from inspect_ai.solver import Solver
 
+from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.data.dataset import build_dataset, load_records
 from inspect_medsp.data.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.data.sources import (
@@ -92,6 +93,7 @@ def medsp_task(
     rubric_revision: str | None = None,
     specialties: str | None = None,
     grader_samples: int = 1,
+    audit: bool = False,
 ) -> Task:
     """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
@@ -112,9 +114,12 @@ def medsp_task(
     return Task(
         dataset=build_dataset(records, name=name),
         solver=_solver(protocol, judge, max_turns, settings, cache),
-        scorer=medsp_rubric(
-            judge=judge, config=settings.grader_config(), cache=cache, samples=grader_samples
-        ),
+        scorer=[
+            medsp_rubric(
+                judge=judge, config=settings.grader_config(), cache=cache, samples=grader_samples
+            ),
+            *([medsp_simulation_audit(judge=judge, cache=cache)] if audit else []),
+        ],
         config=settings.clinician_config(),
         model_roles=judged_roles(judge),
         epochs=Epochs(1, epoch_mean()),
@@ -184,6 +189,7 @@ def _build(
         cache=params.cache,
         specialties=params.specialties,
         grader_samples=params.grader_samples,
+        audit=params.audit,
         **revisions,
     )
 
@@ -206,6 +212,7 @@ def medsp1000(
     fixed_temperature: float = 0.0,
     specialties: str | None = None,
     grader_samples: int = 1,
+    audit: bool = False,
 ) -> Task:
     """MedSP1000: every scoreable scenario of the benchmark.
 
@@ -230,6 +237,8 @@ def medsp1000(
             sample metadata; it must label every scenario.
         grader_samples: Grade each encounter this many times and score each item by
             majority (the scorer's ``samples``; repeats run at temperature 1.0).
+        audit: Also score each encounter with ``medsp_simulation_audit`` (the ``auditor``
+            role, by default the grader's model, reviews the patient and environment).
     """
     params = TaskParameters.check(
         data_dir=data_dir,
@@ -248,6 +257,7 @@ def medsp1000(
         fixed_temperature=fixed_temperature,
         specialties=specialties,
         grader_samples=grader_samples,
+        audit=audit,
     )
     return _build("MedSP1000", params, subset=False)
 
@@ -270,6 +280,7 @@ def medsp100(
     fixed_temperature: float = 0.0,
     specialties: str | None = None,
     grader_samples: int = 1,
+    audit: bool = False,
 ) -> Task:
     """MedSP-Q100: the published 100-scenario quality-controlled subset.
 
@@ -292,6 +303,7 @@ def medsp100(
         fixed_temperature=fixed_temperature,
         specialties=specialties,
         grader_samples=grader_samples,
+        audit=audit,
     )
     return _build("MedSP-Q100", params, subset=True)
 
@@ -311,6 +323,7 @@ def medsp_demo(
     fixed_temperature: float = 0.0,
     specialties: str | None = None,
     grader_samples: int = 1,
+    audit: bool = False,
 ) -> Task:
     """Three original scenarios bundled with the package: try the harness with no download.
 
@@ -330,6 +343,7 @@ def medsp_demo(
         fixed_temperature=fixed_temperature,
         specialties=specialties,
         grader_samples=grader_samples,
+        audit=audit,
     )
     demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
     return _build(

@@ -1,8 +1,10 @@
 """Which role and demo scenario a call is for, read from the messages it receives.
 
 Nothing here depends on prompt sentences: a call is the grader when its user messages carry
-most items of a demo rubric; otherwise the role is the one whose private packet (door note,
-patient script or environment materials) fills the opening of the conversation.
+most items of a demo rubric; the auditor when they carry both the patient script and the
+environment materials of one demo scenario; otherwise the role is the one whose private
+packet (door note, patient script or environment materials) fills the opening of the
+conversation.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from inspect_medsp.data.dataset import load_records
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import SampleRecord
 
-ScriptedRole = Literal["clinician", "patient", "environment", "grader"]
+ScriptedRole = Literal["clinician", "patient", "environment", "grader", "auditor"]
 
 MATCH_SHARE = 0.6
 """Share of a packet's lines (or a rubric's items) that must appear for a match."""
@@ -93,6 +95,11 @@ def recognise(messages: list[ChatMessage]) -> Call:
         items = [fold(i.text) for i in record.rubric.items()]
         if _share(items, asked) >= MATCH_SHARE:
             return Call("grader", record, turn)
+    for record in demo_records():
+        packets = record.scenario.packets
+        both = (packets.sp_actor, packets.environment_controller)
+        if all(_share(_lines(p), asked) >= MATCH_SHARE for p in both):
+            return Call("auditor", record, turn)
     opening = _opening(messages)
     best: tuple[float, ScriptedRole, SampleRecord] | None = None
     for record in demo_records():

@@ -33,6 +33,8 @@ def reply(call: Call, messages: list[ChatMessage]) -> str:
     script = script_for(call)
     if call.role == "grader":
         return json.dumps(grade(call, script, messages))
+    if call.role == "auditor":
+        return json.dumps(audit(script, messages))
     if call.turn > len(script.turns):
         return json.dumps(_after_script(call, script))
     turn = script.turns[call.turn - 1]
@@ -133,3 +135,46 @@ def _record_text(messages: list[ChatMessage], items: list[RubricItem]) -> str:
     for item in items:
         text = text.replace(fold(item.text), " ")
     return text
+
+
+_TURN = re.compile(r"^-- turn (\d+) --$")
+_AUDITED_LINE = re.compile(
+    r"^(Patient side \([^)]*\) says|Environment feedback|Environment event): (.*)$"
+)
+
+
+def audit(script: ScenarioScript, messages: list[ChatMessage]) -> dict[str, Any]:
+    """Findings for every slip of the script found in a line of its role in the record the
+    auditor is given (turns read from its ``-- turn N --`` markers)."""
+    last = next((m.text for m in reversed(messages) if isinstance(m, ChatMessageUser)), "")
+    record = last.rpartition("<encounter_record>")[2]
+    findings: list[dict[str, Any]] = []
+    turn = 0
+    for line in record.splitlines():
+        marker = _TURN.match(line.strip())
+        if marker:
+            turn = int(marker.group(1))
+            continue
+        audited = _AUDITED_LINE.match(line.strip())
+        if not audited:
+            continue
+        role = "patient" if audited.group(1).startswith("Patient") else "environment"
+        words = audited.group(2)
+        for slip in script.auditor:
+            if slip.role == role and fold(slip.phrase) in fold(words):
+                findings.append(
+                    {
+                        "turn": turn,
+                        "role": role,
+                        "kind": slip.kind,
+                        "quote": slip.phrase,
+                        "contradicts": slip.contradicts,
+                        "severity": slip.severity,
+                        "why": slip.why,
+                    }
+                )
+    return {
+        "findings": findings,
+        "summary": f"Scripted auditor, not a model: {len(findings)} of the script's "
+        f"{len(script.auditor)} known slips are in the record.",
+    }

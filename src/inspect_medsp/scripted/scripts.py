@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.resources import files
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -64,6 +65,20 @@ class ScriptTurn(BaseModel):
     environment: EnvironmentTurn
 
 
+class Slip(BaseModel):
+    """A simulator error the scripted auditor knows to look for: when ``phrase`` is in a
+    line of ``role`` in the record it is reviewing, it reports a finding of ``kind``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phrase: str
+    role: Literal["patient", "environment"]
+    kind: str
+    severity: Literal["minor", "invalidating"]
+    contradicts: str = "not in the materials"
+    why: str = ""
+
+
 class ScenarioScript(BaseModel):
     """One demo scenario's script."""
 
@@ -75,6 +90,9 @@ class ScenarioScript(BaseModel):
     grader: dict[Competency, dict[str, list[str]]]
     """Evidence phrases per item: ``{"PC": {"[1]": ["phrase", ...]}}``. An item is met when
     any of its phrases occurs in the record the grader receives."""
+    auditor: list[Slip] = Field(default_factory=list)
+    """Simulator errors the scripted auditor reports when it finds them in a record (the
+    scripted patient and environment never make them: tests plant them in a log)."""
 
     def evidence(self) -> dict[int, list[str]]:
         """Evidence phrases by item number."""

@@ -1,0 +1,71 @@
+"""The encounter as the auditor reads it: every turn numbered, every line labelled with who
+produced it, each action with the controller's status, and the state after the turn."""
+
+from __future__ import annotations
+
+import re
+
+from inspect_medsp.audit.models import AuditedRole
+from inspect_medsp.encounter.records import Trajectory, TurnRecord
+
+RECORD_TAG = "encounter_record"
+_TAG_START = re.compile(rf"<(?=\s*/?\s*{RECORD_TAG})", re.IGNORECASE)
+
+
+def _fence(text: str) -> str:
+    """Neutralise anything that would close the record tag early."""
+    return _TAG_START.sub("&lt;", text)
+
+
+def turn_lines(turn: TurnRecord) -> list[str]:
+    """One turn of the record, as the auditor reads it."""
+    move, env = turn.clinician, turn.environment
+    lines = [f"-- turn {turn.index} --"]
+    lines.append(
+        f"State before: stage {turn.progress_index} ({turn.state_label}); "
+        f"patient status: {turn.patient_status}"
+    )
+    if move.speak:
+        lines.append(f"Clinician says: {move.speak}")
+    for action in turn.actions():
+        why = f" ({action.rationale})" if action.rationale else ""
+        lines.append(f"Clinician action: {action.raw} [controller: {action.status}{why}]")
+    lines.append(f"Clinician asks to end the stage: {'yes' if move.eos else 'no'}")
+    for who, words in turn.patient_lines():
+        lines.append(f"Patient side ({who}) says: {words}")
+    for feedback in env.feedback:
+        lines.append(f"Environment feedback: {feedback}")
+    for event in env.events:
+        lines.append(f"Environment event: {event}")
+    index, label, status = turn.end_state
+    lines.append(f"State after: stage {index} ({label}); patient status: {status}")
+    if env.should_end:
+        lines.append(f"Environment ends the encounter: {env.completion_reason or 'no reason'}")
+    for correction in turn.corrections:
+        lines.append(f"Harness correction: {correction}")
+    for role in turn.degraded:
+        lines.append(f"Harness note: the {role} reply was unusable and degraded")
+    return lines
+
+
+def audit_record(traj: Trajectory) -> str:
+    """Every turn of the encounter, for the auditor."""
+    lines = [line for turn in traj.turns for line in turn_lines(turn)]
+    lines.append(f"ENDED: {traj.end} ({traj.end_reason or 'no reason given'})")
+    return _fence("\n".join(lines))
+
+
+def role_words(turn: TurnRecord, role: AuditedRole) -> list[str]:
+    """What ``role`` produced in a turn: the patient side's lines, or the controller's
+    feedback, events, action readings, status and end reason."""
+    if role == "patient":
+        return [line for line in turn.patient.speak]
+    env = turn.environment
+    return [
+        *env.feedback,
+        *env.events,
+        *(f"{a.interpreted_action} {a.rationale}" for a in env.action_assessments),
+        env.patient_status or "",
+        env.state_label or "",
+        env.completion_reason,
+    ]

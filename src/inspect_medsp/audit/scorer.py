@@ -1,0 +1,210 @@
+"""``medsp_simulation_audit``: the ``auditor`` role reviews the patient and the environment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.scorer import (
+    Metric,
+    MetricProtocol,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    ci,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from inspect_medsp.audit.models import Finding, SimulationAudit, verdict_of
+from inspect_medsp.audit.review import ask_auditor, harness_counts, place
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.scoring.metrics import case_of
+
+SCORER_NAME = "medsp_simulation_audit"
+AUDITOR_ROLE = "auditor"
+
+VALUE_KEYS = (
+    "invalidating",
+    "flagged",
+    "findings",
+    "patient_findings",
+    "environment_findings",
+    "invalidating_findings",
+    "corrections",
+    "unsupported_actions",
+    "degraded_replies",
+)
+"""Numbers in the score value: ``invalidating`` / ``flagged`` are 1 when the verdict is
+``invalidating`` / not ``faithful``; the rest are counts for the encounter."""
+
+
+def audit_value(audit: SimulationAudit) -> dict[str, float]:
+    """The score value of an audit."""
+    return {
+        "invalidating": float(audit.verdict == "invalidating"),
+        "flagged": float(audit.verdict != "faithful"),
+        "findings": len(audit.findings),
+        "patient_findings": audit.count(role="patient"),
+        "environment_findings": audit.count(role="environment"),
+        "invalidating_findings": audit.count(severity="invalidating"),
+        "corrections": audit.harness.corrections,
+        "unsupported_actions": audit.harness.unsupported_actions,
+        "degraded_replies": sum(audit.harness.degraded.values()),
+    }
+
+
+def _finding_line(f: Finding) -> str:
+    mark = "⛔" if f.severity == "invalidating" else "⚠"
+    against = (
+        f"contradicts _{f.contradicts}_"
+        if f.contradicts != "not in the materials"
+        else "_not in the materials_"
+    )
+    why = f" ({f.why})" if f.why else ""
+    return (
+        f"- {mark} turn {f.turn}, {f.role}, `{f.kind}`, {f.severity}: “{f.quote}” — {against}{why}"
+    )
+
+
+def explanation(audit: SimulationAudit) -> str:
+    """The audit as Markdown for ``inspect view``."""
+    h = audit.harness
+    lines = [
+        f"**Simulation audit: {audit.verdict}** ({len(audit.findings)} findings by {audit.auditor})"
+    ]
+    lines += [_finding_line(f) for f in audit.findings] or ["- no findings"]
+    if audit.rejected:
+        lines.append("\n**Findings the auditor gave that are not in the record** (not counted):")
+        for r in audit.rejected:
+            f = r.finding
+            lines.append(f"- turn {f.turn}, {f.role}, {f.kind}: “{f.quote}” — {r.reason}")
+    degraded = ", ".join(f"{role} {n}" for role, n in h.degraded.items()) or "none"
+    lines.append(
+        f"\n**Harness** (no model): {h.corrections} state-rule corrections, "
+        f"{h.unsupported_actions} unsupported actions, degraded replies: {degraded}"
+    )
+    if audit.summary:
+        lines.append(f"\n_{audit.summary}_")
+    return "\n".join(lines)
+
+
+def _share_ci(scores: list[SampleScore], key: str) -> tuple[float, float]:
+    """Inspect's ``ci`` (cluster bootstrap over cases) of the mean of one value key."""
+    rows = [
+        SampleScore(
+            score=Score(value=float(_number(s.score.value, key))),
+            sample_id=s.sample_id,
+            sample_metadata={"case_id": case_of(s.sample_id)},
+        )
+        for s in scores
+    ]
+    interval = cast(MetricProtocol, ci(method="bootstrap", cluster="case_id"))
+    bounds = interval(rows)
+    assert isinstance(bounds, Mapping)
+    return _number(bounds, "lower"), _number(bounds, "upper")
+
+
+def _number(value: Value, key: str) -> float:
+    got = value.get(key) if isinstance(value, Mapping) else None
+    return float(got) if isinstance(got, int | float) else 0.0
+
+
+@metric
+def audit_summary() -> Metric:
+    """Share of audited encounters ``invalidating`` (with Inspect's cluster-bootstrap
+    interval over cases) and ``flagged``, findings per encounter, and the harness counts."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        audited = [s for s in scores if isinstance(s.score.value, Mapping)]
+        if not audited:
+            return {"audited": 0}
+        n = len(audited)
+        low, high = _share_ci(audited, "invalidating")
+        out: dict[str, float] = {
+            "invalidating_share": sum(_number(s.score.value, "invalidating") for s in audited) / n,
+            "invalidating_ci_low": low,
+            "invalidating_ci_high": high,
+            "flagged_share": sum(_number(s.score.value, "flagged") for s in audited) / n,
+        }
+        for key in VALUE_KEYS[2:]:
+            out[key] = sum(_number(s.score.value, key) for s in audited)
+        out["audited"] = n
+        return out
+
+    return compute
+
+
+@scorer(metrics=[audit_summary()])
+def medsp_simulation_audit(
+    judge: str = DEFAULT_JUDGE,
+    config: GenerateConfig | None = None,
+    cache: bool = False,
+) -> Scorer:
+    """Review every patient and environment turn of the recorded encounter against the
+    patient script and the environment materials (never the rubric), with the ``auditor``
+    role, and count what the harness knows without a model.
+
+    An encounter the auditor cannot review (no turns, or no usable reply after the retries)
+    gets Inspect's unscored score with the reason, never a made-up verdict.
+
+    Args:
+        judge: Model used when no ``auditor`` role is given (``--model-role auditor=...``)
+            and the encounter recorded no grader (the run's judge); by default the auditor
+            is the run's grader.
+        config: Generation settings for the auditor.
+        cache: Inspect's response cache for the auditor's calls.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
+        traj = Trajectory(store=state.store)
+        model = get_model(role=AUDITOR_ROLE, default=traj.role_models.get("grader") or judge)
+        about: dict[str, Any] = {"auditor": str(model), "turns": traj.turn_count, "end": traj.end}
+        if not traj.turns:
+            return _unscored("no_turns", "the encounter has no recorded turns to audit", about)
+        try:
+            result = await ask_auditor(model, traj, record.scenario.packets, config, cache)
+        except Exception as err:
+            return _unscored("auditor_failed", f"{type(err).__name__}: {err}", about)
+        if result.degraded:
+            why = (
+                f"the auditor's reply was not usable JSON after {result.retries} retries: "
+                + "; ".join(result.errors)
+            )
+            return _unscored("auditor_failed", why, about | {"raw": result.raw[:2000]})
+        placed = [place(raw, traj) for raw in result.reply.findings]
+        findings = [p for p in placed if isinstance(p, Finding)]
+        audit = SimulationAudit(
+            verdict=verdict_of(findings),
+            findings=sorted(findings, key=lambda f: (f.turn, f.role)),
+            rejected=[p for p in placed if not isinstance(p, Finding)],
+            harness=harness_counts(traj),
+            summary=result.reply.summary,
+            auditor=str(model),
+            turns=traj.turn_count,
+            retries=result.retries,
+        )
+        return Score(
+            value=audit_value(audit),
+            answer=audit.verdict,
+            explanation=explanation(audit),
+            metadata=audit.model_dump(mode="json"),
+        )
+
+    return score
+
+
+def _unscored(reason: str, why: str, metadata: dict[str, Any]) -> Score:
+    return Score.unscored(
+        reason=reason,
+        explanation=f"Not audited ({reason}): {why}",
+        metadata={**metadata, "unscored": reason, "unscored_why": why},
+    )
