@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import ROLES, Packets, Scenario
-from inspect_medsp.encounter.prompts import render
+from inspect_medsp.templates import render
 
 TEXT_SUFFIXES = frozenset(
     {".md", ".markdown", ".txt", ".json", ".yaml", ".yml", ".csv", ".html", ".xml"}

@@ -16,7 +16,6 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.health import count_reply
-from inspect_medsp.encounter.prompts import bullet_lines, render
 from inspect_medsp.encounter.records import (
     INITIAL_LABEL,
     INITIAL_STATUS,
@@ -30,6 +29,8 @@ from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, Pa
 from inspect_medsp.encounter.roles import RoleCall, RoleResult
 from inspect_medsp.encounter.speakers import companions
 from inspect_medsp.encounter.state import next_state
+from inspect_medsp.encounter.texts import render
+from inspect_medsp.templates import bullet_lines
 
 SILENT_TO_PATIENT = "(says nothing)"
 """What the patient is told the clinician said when the clinician said nothing."""

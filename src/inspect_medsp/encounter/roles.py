@@ -23,7 +23,6 @@ from inspect_ai.model import (
 )
 from pydantic import BaseModel
 
-from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.replies import (
     ClinicianReply,
     EnvironmentReply,
@@ -31,6 +30,7 @@ from inspect_medsp.encounter.replies import (
     ReplyError,
     parse_reply,
 )
+from inspect_medsp.encounter.texts import render
 
 R = TypeVar("R", bound=BaseModel)
 

@@ -22,7 +22,6 @@ from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.ending import finish_on_exit
 from inspect_medsp.encounter.engine import Encounter
-from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import (
@@ -35,6 +34,7 @@ from inspect_medsp.encounter.roles import (
     generate_json,
     role_call,
 )
+from inspect_medsp.encounter.texts import render
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
 
 Protocol = Literal["turns", "tools"]

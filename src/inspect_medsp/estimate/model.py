@@ -16,10 +16,11 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.models import Rubric, SampleRecord
-from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.records import INITIAL_LABEL, INITIAL_STATUS, Trajectory
+from inspect_medsp.encounter.texts import PACKAGE as ENCOUNTER
 from inspect_medsp.scoring.render import render_checklist, render_record
 from inspect_medsp.strategies.settings import StrategySettings
+from inspect_medsp.templates import render
 from inspect_medsp.tokens import CHARS_PER_TOKEN, estimate_tokens
 
 SCORING = "inspect_medsp.scoring"
@@ -159,9 +160,10 @@ def encounter_estimate(record: SampleRecord, turns: int, a: Assumptions) -> dict
     speech, actions = _text(a.size(a.clinician_speech)), _text(a.size(a.clinician_actions))
     lines, story = _text(a.size(a.patient_lines)), _text(a.size(a.environment_story))
     status, label = _text(a.environment_status), "stage_label_x"
-    clinician_first = len(render("clinician_system")) + len(
+    clinician_first = len(render("clinician_system", package=ENCOUNTER)) + len(
         render(
             "clinician_opening",
+            package=ENCOUNTER,
             materials=packets.examinee,
             state_label=INITIAL_LABEL,
             patient_status=INITIAL_STATUS,
@@ -170,6 +172,7 @@ def encounter_estimate(record: SampleRecord, turns: int, a: Assumptions) -> dict
     update = len(
         render(
             "clinician_update",
+            package=ENCOUNTER,
             change_line="[State change] The situation has changed.",
             state_label=label,
             patient_status=status,
@@ -180,6 +183,7 @@ def encounter_estimate(record: SampleRecord, turns: int, a: Assumptions) -> dict
     patient_turn = len(
         render(
             "patient_turn",
+            package=ENCOUNTER,
             patient_status=status,
             events_block=f"What just happened around you:\n{story}\n",
             speech=speech,
@@ -189,6 +193,7 @@ def encounter_estimate(record: SampleRecord, turns: int, a: Assumptions) -> dict
     environment_turn = len(
         render(
             "environment_turn",
+            package=ENCOUNTER,
             turn=turns,
             progress_index=1,
             state_label=label,
@@ -199,8 +204,10 @@ def encounter_estimate(record: SampleRecord, turns: int, a: Assumptions) -> dict
             patient_lines=lines,
         )
     )
-    patient_system = len(render("patient_system", packet=packets.sp_actor))
-    environment_system = len(render("environment_system", packet=packets.environment_controller))
+    patient_system = len(render("patient_system", package=ENCOUNTER, packet=packets.sp_actor))
+    environment_system = len(
+        render("environment_system", package=ENCOUNTER, packet=packets.environment_controller)
+    )
     clinician_reply = a.size(a.clinician_reply)
     patient_reply = a.size(a.patient_reply)
     environment_reply = a.size(a.environment_reply)

@@ -8,11 +8,8 @@ is counted in ``unscored`` / ``unjudged`` and left out; it is never read as a ve
 
 from __future__ import annotations
 
-import csv
-import math
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,25 +35,6 @@ from inspect_medsp.scoring.metrics import KEYS, cluster_bootstrap
 from inspect_medsp.scoring.selfpref import self_preference
 
 TOP_ITEMS = 15
-CSV_COLUMNS = (
-    "comparison",
-    "kind",
-    "raters",
-    "competency",
-    "items",
-    "unscored",
-    "unjudged",
-    "agreement",
-    "agreement_ci_low",
-    "agreement_ci_high",
-    "unanimous",
-    "kappa",
-    "kappa_ci_low",
-    "kappa_ci_high",
-    "kappa_kind",
-)
-
-
 class AgreementRow(BaseModel):
     """One comparison's agreement on one competency (or ``overall``)."""
 
@@ -319,60 +297,3 @@ def analyse_agreement(paths: Sequence[str], human: Sequence[str] = ()) -> Agreem
         shifts=shifts(logs, keys) if len(logs) > 1 else [],
         warnings=warnings,
     )
-
-
-def _csv_value(value: object) -> object:
-    if isinstance(value, float):
-        return "" if math.isnan(value) else round(value, 6)
-    return value
-
-
-def write_rows(path: Path, header: Sequence[str], rows: Sequence[BaseModel]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        for row in rows:
-            data = row.model_dump()
-            if isinstance(row, Disagreement):
-                data["share"] = row.share
-            writer.writerow([_csv_value(data[h]) for h in header])
-    return path
-
-
-def write_agreement(
-    paths: Sequence[str], out: str | Path, human: Sequence[str] = ()
-) -> AgreementReport:
-    """Write ``agreement.csv``, ``disagreements.csv``, ``shifts.csv``, ``agreement.png`` and
-    ``agreement.md`` into ``out``.
-
-    Raises:
-        AgreementError: See :func:`analyse_agreement`.
-    """
-    from inspect_medsp.report.agreement_render import agreement_chart, agreement_markdown
-
-    result = analyse_agreement(paths, human)
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    files = [
-        write_rows(folder / "agreement.csv", CSV_COLUMNS, result.rows),
-        write_rows(
-            folder / "disagreements.csv",
-            (
-                "comparison",
-                "sample_id",
-                "number",
-                "competency",
-                "item",
-                "compared",
-                "disagreed",
-                "share",
-            ),
-            result.disagreements,
-        ),
-        write_rows(folder / "shifts.csv", tuple(Shift.model_fields), result.shifts),
-        agreement_chart(result.rows, folder / "agreement.png"),
-    ]
-    md = folder / "agreement.md"
-    md.write_text(agreement_markdown(result), encoding="utf-8")
-    result.files = [str(p) for p in [*files, md]]
-    return result

@@ -1,19 +1,45 @@
-"""The agreement summary as Markdown, and its chart in the report's chart style."""
+"""The agreement folder: the CSV files, the summary as Markdown, and its chart in the
+report's chart style."""
 
 from __future__ import annotations
 
+import csv
 import math
 from collections.abc import Sequence
 from pathlib import Path
 
 from matplotlib.figure import Figure
+from pydantic import BaseModel
 
-from inspect_medsp.report.agreement import AgreementReport, AgreementRow
+from inspect_medsp.report.agreement import (
+    AgreementReport,
+    AgreementRow,
+    Disagreement,
+    Shift,
+    analyse_agreement,
+)
 from inspect_medsp.report.charts import HATCHES, MAX_INCHES, PALETTE, save, wrap
-from inspect_medsp.report.render import esc, short, table
+from inspect_medsp.report.text import esc, short, table
 
 CHART = "agreement.png"
 TOP_SHOWN = 10
+CSV_COLUMNS = (
+    "comparison",
+    "kind",
+    "raters",
+    "competency",
+    "items",
+    "unscored",
+    "unjudged",
+    "agreement",
+    "agreement_ci_low",
+    "agreement_ci_high",
+    "unanimous",
+    "kappa",
+    "kappa_ci_low",
+    "kappa_ci_high",
+    "kappa_kind",
+)
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -193,3 +219,58 @@ def agreement_markdown(report: AgreementReport) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _csv_value(value: object) -> object:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else round(value, 6)
+    return value
+
+
+def write_rows(path: Path, header: Sequence[str], rows: Sequence[BaseModel]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        for row in rows:
+            data = row.model_dump()
+            if isinstance(row, Disagreement):
+                data["share"] = row.share
+            writer.writerow([_csv_value(data[h]) for h in header])
+    return path
+
+
+def write_agreement(
+    paths: Sequence[str], out: str | Path, human: Sequence[str] = ()
+) -> AgreementReport:
+    """Write ``agreement.csv``, ``disagreements.csv``, ``shifts.csv``, ``agreement.png`` and
+    ``agreement.md`` into ``out``.
+
+    Raises:
+        AgreementError: See :func:`analyse_agreement`.
+    """
+    result = analyse_agreement(paths, human)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [
+        write_rows(folder / "agreement.csv", CSV_COLUMNS, result.rows),
+        write_rows(
+            folder / "disagreements.csv",
+            (
+                "comparison",
+                "sample_id",
+                "number",
+                "competency",
+                "item",
+                "compared",
+                "disagreed",
+                "share",
+            ),
+            result.disagreements,
+        ),
+        write_rows(folder / "shifts.csv", tuple(Shift.model_fields), result.shifts),
+        agreement_chart(result.rows, folder / "agreement.png"),
+    ]
+    md = folder / "agreement.md"
+    md.write_text(agreement_markdown(result), encoding="utf-8")
+    result.files = [str(p) for p in [*files, md]]
+    return result

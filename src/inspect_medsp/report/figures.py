@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis, GroupSummary
 from inspect_medsp.report.charts import MAX_INCHES, Style, save, styles, wrap
-from inspect_medsp.report.render import (
+from inspect_medsp.report.files import (
     CHART_BREAKDOWNS,
     CHART_RADAR,
     CHART_SPECIALTIES,

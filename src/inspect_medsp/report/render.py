@@ -1,81 +1,28 @@
-"""The report as Markdown, and that Markdown as a self-contained HTML page."""
+"""The report as Markdown: its sections, in order, from an :class:`Analysis`."""
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable, Sequence
-
-from markdown_it import MarkdownIt
+from collections.abc import Callable
 
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis, RunHealth
+from inspect_medsp.report.files import (
+    CHART_BREAKDOWNS,
+    CHART_COMPETENCIES,
+    CHART_DISTRIBUTION,
+    CHART_RADAR,
+    CHART_SPECIALTIES,
+    CHART_STRATEGY,
+    CHART_TOKENS,
+    CSV_FILES,
+    paper_charts,
+)
 from inspect_medsp.report.models import ROLES, SampleResult
+from inspect_medsp.report.text import esc, pct, short, table, with_ci
 from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
 
 TOP_MISSED = 10
 """Most-missed items listed per group in the text (the CSV has them all)."""
-
-CHART_COMPETENCIES = "competencies.png"
-CHART_DISTRIBUTION = "distribution.png"
-CHART_RADAR = "radar.png"
-CHART_SPECIALTIES = "specialties.png"
-CHART_TOKENS = "input_length.png"
-CHART_STRATEGY = "strategy_competency.png"
-CHART_BREAKDOWNS = "case_metadata.png"
-CSV_FILES = (
-    "leaderboard.csv",
-    "competencies.csv",
-    "missed_items.csv",
-    "specialties.csv",
-    "input_length.csv",
-    "case_metadata.csv",
-    "strategy_competency.csv",
-    "health.csv",
-    "per_scenario.csv",
-)
-
-
-def paper_charts(analysis: Analysis) -> list[str]:
-    """The figures beyond the two basic charts that this analysis has data for, in order."""
-    present = {
-        CHART_RADAR: True,
-        CHART_SPECIALTIES: bool(analysis.specialties),
-        CHART_TOKENS: bool(analysis.token_bins),
-        CHART_STRATEGY: bool(analysis.strategy),
-        CHART_BREAKDOWNS: bool(analysis.breakdowns),
-    }
-    return [name for name, wanted in present.items() if wanted]
-
-_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*[]<>|"})
-
-
-def esc(text: object) -> str:
-    """Text from a log made safe for one Markdown line or table cell."""
-    return " ".join(str(text).split()).translate(_SPECIAL)
-
-
-def short(text: str, limit: int = 240) -> str:
-    """The text on one line, cut to ``limit`` characters."""
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
-
-
-def pct(value: float | None, digits: int = 1) -> str:
-    return "n/a" if value is None else f"{value * 100:.{digits}f}%"
-
-
-def with_ci(value: float | None, low: float | None, high: float | None) -> str:
-    if value is None:
-        return "n/a"
-    if low is None or high is None:
-        return pct(value)
-    return f"{pct(value)} [{low * 100:.1f}, {high * 100:.1f}]"
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return [*lines, ""]
 
 
 def render_markdown(analysis: Analysis, charts: bool = True) -> str:
@@ -466,31 +413,3 @@ def _health(analysis: Analysis) -> list[str]:
 def _role_order(role: str) -> tuple[int, str]:
     order = [*ROLES, "grader"]
     return (order.index(role) if role in order else len(order), role)
-
-
-PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem;
-       line-height: 1.45; color: #111; }}
-table {{ border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; }}
-th, td {{ border: 1px solid #999; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }}
-th {{ background: #eee; }}
-img {{ max-width: 100%; }}
-code {{ font-size: 0.85rem; }}
-</style>
-</head>
-<body>
-{body}
-</body>
-</html>
-"""
-
-
-def render_html(markdown: str, title: str = "MedSP competency-gap report") -> str:
-    """The Markdown report as one HTML page (raw HTML in log text is escaped, not run)."""
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return PAGE.format(title=html.escape(title), body=md.render(markdown))

@@ -82,7 +82,7 @@ def _agreement(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("matplotlib") is None:
         print(f"medsp-report agreement: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    from inspect_medsp.report.agreement import write_agreement
+    from inspect_medsp.report.agreement_render import write_agreement
 
     report = write_agreement(args.logs, args.out, args.human)
     for warning in report.warnings:

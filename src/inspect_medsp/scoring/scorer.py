@@ -17,13 +17,13 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
-from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE, Contract, generate_json
 from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from inspect_medsp.scoring.render import render_checklist, render_record
 from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Conflict, Tally, Verdict
+from inspect_medsp.templates import render
 
 PROMPTS = "inspect_medsp.scoring"
 

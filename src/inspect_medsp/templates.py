@@ -1,4 +1,8 @@
-"""Prompt templates kept as package data files and filled with :class:`string.Template`."""
+"""Prompt templates kept as package data files and filled with :class:`string.Template`.
+
+The ground floor of the package: every part that renders a prompt (data, encounter,
+strategies, scoring, specialty, estimate) reads its ``prompts/<name>.md`` through here.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ def _template(package: str, name: str) -> Template:
     return Template(text)
 
 
-def render(name: str, package: str = "inspect_medsp.encounter", **values: object) -> str:
+def render(name: str, package: str, **values: object) -> str:
     """Fill the template ``prompts/<name>.md`` of ``package``.
 
     Raises:
