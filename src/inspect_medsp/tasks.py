@@ -9,12 +9,13 @@ from pathlib import Path
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.model import model_roles
+from inspect_ai.model import Model, get_model
 from inspect_ai.solver import Solver
 
 from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.data.dataset import build_dataset, load_records
 from inspect_medsp.data.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.data.published import published_scenarios
 from inspect_medsp.data.sources import (
     ResolvedSource,
     resolve_scenario_root,
@@ -65,16 +66,43 @@ def _solver(
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""
 
+FAIL_ON_ERROR = 0.5
+"""Inspect's ``fail_on_error`` proportion: a run stops, with an error status, once half of its
+samples have errored (a provider outage, a wrong key), and tolerates fewer (a sample error is
+an encounter that failed; it is named in the log and left out of the numbers).
+``--fail-on-error`` / ``--no-fail-on-error`` override it."""
 
-def judged_roles(judge: str) -> dict[str, str]:
-    """A chosen ``judge`` (``-T judge=...``) for every judged role the eval has not bound, so
-    the log records which model played each role and a re-score (``inspect score``) uses the
-    same grader. The default judge is left unbound: it is the scorer's own default, and
-    binding it would make the task need its provider just to be built."""
+
+def judge_model(judge: str) -> Model:
+    """The ``judge`` model, made now, so a name no provider knows is one line at load.
+
+    Raises:
+        MedSPParameterError: Inspect cannot make a model of that name (unknown provider, its
+            package or key missing).
+    """
+    try:
+        return get_model(judge)
+    except Exception as err:
+        reason = " ".join(str(err).split()).rstrip(".") or type(err).__name__
+        raise MedSPParameterError(
+            f"task parameter judge={judge!r} is not accepted ({reason}): judge takes "
+            f"{ACCEPTED['judge']}, of an installed provider with its key set"
+        ) from None
+
+
+def judged_roles(judge: str) -> dict[str, Model]:
+    """A chosen ``judge`` (``-T judge=...``) for every judged role, so the log records which
+    model played each role and a re-score (``inspect score``) uses the same grader.
+
+    Roles bound with ``--model-role`` win: Inspect merges the eval's roles over the task's
+    when the eval runs, so nothing here depends on what an earlier eval left in the process.
+    The default judge is left unbound: it is the scorer's own default, and binding it would
+    make the task need its provider just to be built.
+    """
     if judge == DEFAULT_JUDGE:
         return {}
-    bound = model_roles()
-    return {role: judge for role in JUDGED_ROLES if role not in bound}
+    model = judge_model(judge)
+    return {role: model for role in JUDGED_ROLES}
 
 
 def medsp_task(
@@ -100,6 +128,7 @@ def medsp_task(
     # "hooks enabled" start-up banner) out of evals of other packages' tasks.
     for hooks in ("inspect_medsp.scoring.unscored", "inspect_medsp.scoring.selfpref"):
         import_module(hooks)
+    roles = judged_roles(judge)
     records, report = load_records(
         scenario_root,
         upstream_root,
@@ -109,6 +138,7 @@ def medsp_task(
         data_revision=data_revision,
         rubric_revision=rubric_revision,
     )
+    report = report.model_copy(update={"published": published_scenarios(name)})
     report.log()
     records, specialty_file = label_records(records, specialties, data_revision)
     return Task(
@@ -121,10 +151,10 @@ def medsp_task(
             *([medsp_simulation_audit(judge=judge, cache=cache)] if audit else []),
         ],
         config=settings.clinician_config(),
-        model_roles=judged_roles(judge),
+        model_roles=roles,
         epochs=Epochs(1, epoch_mean()),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
-        fail_on_error=False,
+        fail_on_error=FAIL_ON_ERROR,
         headline_metric=HeadlineMetric(scorer="medsp_rubric", metric="macro"),
         metadata={
             "medsp_load": report.model_dump(),
@@ -171,6 +201,7 @@ def _build(
     Raises:
         MedSPDataError: A source is missing or could not be fetched.
     """
+    judged_roles(params.judge)  # a judge no provider can make stops the load before any download
     revisions: dict[str, str | None] = {}
     if scenario_root is None or upstream_root is None:
         data, upstream = _resolve_sources(params)

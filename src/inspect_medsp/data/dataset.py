@@ -56,6 +56,22 @@ class LoadReport(BaseModel):
     details: dict[str, str] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
     """One line per input that loaded only in part (e.g. a malformed case metadata file)."""
+    published: int | None = None
+    """Scenarios of the task as published (:mod:`inspect_medsp.data.published`), if known."""
+
+    @property
+    def comparable(self) -> bool:
+        """Whether every published scenario loaded (always, when the size is not known)."""
+        return self.published is None or self.scenarios >= self.published
+
+    def coverage_line(self) -> str | None:
+        """One line when fewer scenarios loaded than were published, else None."""
+        if self.comparable:
+            return None
+        return (
+            f"{self.name}: {self.scenarios} of {self.published} published scenarios loaded; "
+            "a run of these is not comparable with the published numbers"
+        )
 
     @classmethod
     def of(
@@ -104,6 +120,8 @@ class LoadReport(BaseModel):
         """
         for line in self.warning_lines():
             logger.warning(line)
+        if (coverage := self.coverage_line()) is not None:
+            logger.warning(coverage)
         if any(self.excluded.values()):
             logger.warning(self.count_line())
         else:
