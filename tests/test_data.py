@@ -658,8 +658,12 @@ def test_unreadable_rubric_is_logged_when_the_task_is_built(
         for r in caplog.records
         if r.name == "inspect_medsp" and r.levelno == logging.WARNING
     ]
-    assert len(warnings) == 2
-    naming, count = warnings
+    assert len(warnings) == 3
+    naming, count, coverage = warnings
+    assert coverage == (
+        "MedSP1000: 2 of 1548 published scenarios loaded; a run of these is not comparable "
+        "with the published numbers"
+    )
     assert "excluded 1 unreadable rubric files" in naming
     assert ID_B in naming
     assert "empty file" in naming
@@ -679,7 +683,12 @@ def test_clean_load_logs_the_count_line_at_info(
 
     ours = [r for r in caplog.records if r.name == "inspect_medsp"]
     assert [(r.levelno, r.getMessage()) for r in ours] == [
-        (logging.INFO, "MedSP1000: 3 scenarios, 15 rubric items")
+        (logging.INFO, "MedSP1000: 3 scenarios, 15 rubric items"),
+        (
+            logging.WARNING,
+            "MedSP1000: 3 of 1548 published scenarios loaded; a run of these is not "
+            "comparable with the published numbers",
+        ),
     ]
 
 
@@ -726,9 +735,10 @@ def test_case_meta_file_reaches_sample_metadata(
         for r in caplog.records
         if r.name == "inspect_medsp" and r.levelno == logging.WARNING
     ]
-    assert len(warnings) == 1
+    assert len(warnings) == 2  # the broken file, and the 3 of 1548 published scenarios
     assert warnings[0].startswith(str(broken)) and "not valid JSON" in warnings[0]
     assert "\n" not in warnings[0]
+    assert warnings[1].startswith("MedSP1000: 3 of 1548 published scenarios loaded")
 
 
 @pytest.mark.parametrize(

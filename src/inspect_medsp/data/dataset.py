@@ -112,7 +112,8 @@ class LoadReport(BaseModel):
         return lines
 
     def log(self) -> None:
-        """Emit the warning lines and the count line on the ``inspect_medsp`` logger.
+        """Emit the warning lines, the count line and (when fewer scenarios loaded than were
+        published) the coverage line on the ``inspect_medsp`` logger.
 
         A clean load's count line is an info record, which Inspect's console hides at its
         default log level (warning); it is then also printed through Inspect's display, so
@@ -120,13 +121,13 @@ class LoadReport(BaseModel):
         """
         for line in self.warning_lines():
             logger.warning(line)
-        if (coverage := self.coverage_line()) is not None:
-            logger.warning(coverage)
         if any(self.excluded.values()):
             logger.warning(self.count_line())
         else:
             logger.info(self.count_line())
             show_on_console(self.count_line())
+        if (coverage := self.coverage_line()) is not None:
+            logger.warning(coverage)
 
 
 def show_on_console(line: str) -> None:
