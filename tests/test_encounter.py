@@ -147,10 +147,12 @@ def test_states_move_only_on_eos_and_end_on_should_end(log_dir: str) -> None:
                 }
             ),
             corrections=corrections[i],
+            clinician_seconds=traj.turns[i].clinician_seconds,  # measured, checked below
         )
         for i, (start, end) in enumerate(zip(starts, ends, strict=True))
     ]
     assert traj.turns == expected
+    assert all(isinstance(t.clinician_seconds, float) for t in traj.turns)
 
     assert [(t.progress_index, t.state_label) for t in traj.turns] == [
         (0, "initial_assessment"),

@@ -6,14 +6,14 @@ they stay out of evals of other packages' tasks.
 """
 
 from inspect_medsp.audit.scorer import medsp_simulation_audit
+from inspect_medsp.providers import MedSPModels
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
-from inspect_medsp.scripted.provider import ScriptedMedSP
 from inspect_medsp.specialty.task import medsp_specialty
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 
 __all__ = [
-    "ScriptedMedSP",
+    "MedSPModels",
     "epoch_mean",
     "medsp100",
     "medsp1000",

@@ -162,6 +162,7 @@ class Encounter:
             degraded=[role for role, bad in zip(ROLE_NAMES, degraded, strict=True) if bad],
             corrections=[move.correction] if move.correction else [],
             speakers=companions(patient.reply, [t.patient for t in turns], self._script),
+            clinician_seconds=clinician.output.time if clinician.output is not None else None,
         )
         return PlayedTurn(turn, health, patient_history, environment_history)
 

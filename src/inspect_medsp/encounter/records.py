@@ -87,6 +87,10 @@ class TurnRecord(BaseModel):
     speakers: dict[int, str] = Field(default_factory=dict)
     """Patient-side lines said by someone other than the patient: line number to name (the
     ``Name:`` prefix is then not part of the words)."""
+    clinician_seconds: float | None = None
+    """Seconds the clinician took for this turn's reply, every attempt together (Inspect's
+    time of the model calls: a person's thinking time for ``medsp/human``); None when no
+    model call made the move (a tool call of the ``tools`` protocol) or in older logs."""
 
     @property
     def end_state(self) -> tuple[int, str, str]:

@@ -96,8 +96,8 @@ class RoleResult(Generic[R]):
         reply: The role's reply (degraded from ``raw`` when no attempt was usable).
         raw: The text of the reply used.
         message: The assistant message to append to the role's history.
-        output: The model output of the reply used, its usage summed over every attempt
-            (None for a move that no model generated, such as a tool call's).
+        output: The model output of the reply used, its usage and time summed over every
+            attempt (None for a move that no model generated, such as a tool call's).
         repairs: What the tolerant parser fixed in the reply used.
         retries: Corrective re-asks before the reply used (``attempts - 1``).
         degraded: Whether every attempt failed.
@@ -158,17 +158,20 @@ async def generate_json(
 
     Returns:
         The result, degraded from the last raw text when every attempt failed; its output's
-        usage is the sum over all attempts.
+        usage and time are the sums over all attempts.
     """
     scratch = list(history)
     errors: list[str] = []
     output: ModelOutput | None = None
     usage: ModelUsage | None = None
+    seconds: float | None = None
     for attempt in range(max_retries + 1):
         output = await model.generate(scratch, config=config or GenerateConfig(), cache=cache)
+        if output.time is not None:
+            seconds = output.time if seconds is None else seconds + output.time
         if output.usage is not None:
             usage = output.usage if usage is None else usage + output.usage
-            output = output.model_copy(update={"usage": usage})
+        output = output.model_copy(update={"usage": usage, "time": seconds})
         text = output.completion
         try:
             reply, repairs = parse_reply(text, contract.model, contract.required_any)

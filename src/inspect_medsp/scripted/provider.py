@@ -1,4 +1,5 @@
-"""The ``medsp`` model provider: ``--model medsp/scripted`` plays the demo scenarios' roles."""
+"""``--model medsp/scripted`` plays the demo scenarios' roles (the ``medsp`` provider of
+:mod:`inspect_medsp.providers` serves it)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,9 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_medsp.data.errors import PrerequisiteError
 from inspect_medsp.scripted.recognise import NoScriptError, recognise
 from inspect_medsp.scripted.replies import reply
 from inspect_medsp.tokens import estimate_tokens
@@ -28,7 +27,6 @@ SCRIPTED_KEY = "medsp_scripted"
 """Where each reply's output metadata says it is a script, and which call it played."""
 
 
-@modelapi(name="medsp")
 class ScriptedMedSP(ModelAPI):
     """Plays the clinician, patient, environment and grader of the demo scenarios from the
     scripts shipped with the package; token usage is characters / 4 (no tokenizer download).
@@ -43,10 +41,6 @@ class ScriptedMedSP(ModelAPI):
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-        if model_name != MODEL_NAME:
-            raise PrerequisiteError(
-                f"medsp/{model_name}: the medsp provider has one model, medsp/{MODEL_NAME}"
-            )
 
     async def generate(
         self,

@@ -1,0 +1,66 @@
+"""What the person in the clinician's chair is shown: exactly the clinician model's messages.
+
+A clinician model reads its system instructions, the opening (door note and task) and, after
+each turn, the update (stage, patient status, feedback and events, the patient side's words).
+The person reads the same messages, less the lines that tell a model how to format its JSON
+(the form asks for the same three things instead). Nothing else reaches the screen.
+"""
+
+from __future__ import annotations
+
+import re
+
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem
+
+from inspect_medsp.encounter.prompts import render
+
+_JSON_LINE = re.compile(r'JSON object|\{\s*"speak"')
+"""A line telling a model to reply in JSON, or showing the JSON shape."""
+
+
+class NotClinicianCall(ValueError):
+    """The call is not the clinician's turn of the ``turns`` protocol."""
+
+
+def is_clinician_conversation(messages: list[ChatMessage]) -> bool:
+    """Whether ``messages`` is the clinician's conversation of the ``turns`` protocol: it opens
+    with the clinician's system instructions."""
+    return (
+        bool(messages)
+        and isinstance(messages[0], ChatMessageSystem)
+        and messages[0].text.strip() == render("clinician_system")
+    )
+
+
+def turn_number(messages: list[ChatMessage]) -> int:
+    """The turn asked for: the clinician's replies so far, plus one."""
+    return sum(isinstance(m, ChatMessageAssistant) for m in messages) + 1
+
+
+def unseen(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """The messages after the clinician's last reply (the whole opening on the first turn)."""
+    replies = [i for i, m in enumerate(messages) if isinstance(m, ChatMessageAssistant)]
+    return messages[replies[-1] + 1 :] if replies else list(messages)
+
+
+def for_person(message: ChatMessage) -> str:
+    """A message's text as the person reads it: without the JSON-format lines."""
+    lines = [line for line in message.text.splitlines() if not _JSON_LINE.search(line)]
+    return _tidy("\n".join(lines))
+
+
+def history(messages: list[ChatMessage]) -> str:
+    """The whole conversation so far as the person reads it: every message, with the
+    person's own earlier answers as they were sent."""
+    blocks: list[str] = []
+    for number, message in enumerate(messages):
+        if isinstance(message, ChatMessageAssistant):
+            blocks.append(f"(your turn {turn_number(messages[:number])}) {message.text}")
+        elif not isinstance(message, ChatMessageSystem):
+            blocks.append(for_person(message))
+    return "\n\n".join(b for b in blocks if b)
+
+
+def _tidy(text: str) -> str:
+    """At most one blank line in a row, no blank lines at the ends."""
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
