@@ -227,3 +227,12 @@ def test_model_names() -> None:
         get_model("medsp/human/two words")
     with pytest.raises(Exception, match=r"medsp/scripted .*medsp/human/<name>"):
         get_model("medsp/nobody")
+
+
+def test_a_person_takes_one_case_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three cases at once would interleave on one screen: refused with the flag to add."""
+    type_in(monkeypatch, "")
+    log = run(medsp_demo(judge=SCRIPTED), HUMAN, tmp_path, max_samples=3)
+    assert log.samples is not None and len(log.samples) == 3
+    refused = [s for s in log.samples if s.error and "--max-samples 1" in s.error.message]
+    assert len(refused) >= 2

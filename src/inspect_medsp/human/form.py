@@ -37,8 +37,8 @@ def how_to_answer() -> str:
 
 
 def show(console: Console, text: str) -> None:
-    """Print ``text`` as it is (no console markup read from it)."""
-    console.print(escape(text), soft_wrap=True, highlight=False)
+    """Print ``text`` as it is (no console markup read from it), wrapped between words."""
+    console.print(escape(text), highlight=False)
 
 
 def ask_turn(console: Console, history: Callable[[], str]) -> ClinicianReply | Stopped:

@@ -16,6 +16,10 @@ from typing import Any
 # Stopping is a termination of the sample, the same as stopping it from the viewer: Inspect
 # then scores it, and the encounter's record says it was cancelled and why.
 from inspect_ai._util.exception import TerminateSampleError
+
+# A person's turn is time the sample waits on a person (not working time), as for Inspect's
+# own console questions; and a person takes one case at a time. No public module has these.
+from inspect_ai.log._samples import active_samples, awaiting_human, sample_active
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -104,8 +108,9 @@ class HumanClinician(ModelAPI):
                 "the patient, environment and grader to a model (-T judge=... or --model-role) "
                 "and leave -T strategy off"
             )
+        self._one_case_at_a_time()
         turn = turn_number(input)
-        with input_screen() as console:
+        with awaiting_human("question"), input_screen() as console:
             if console.quiet:
                 raise NotForAPerson(
                     f"medsp/{self.model_name} needs a screen: run without --display none"
@@ -130,6 +135,23 @@ class HumanClinician(ModelAPI):
         output.metadata = metadata
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
         return output
+
+    def _one_case_at_a_time(self) -> None:
+        """Refuse to ask while another case waits for the same person: their turns would
+        interleave on one screen.
+
+        Raises:
+            NotForAPerson: Other samples of this person are running.
+        """
+        me = sample_active()
+        others = [
+            s for s in active_samples() if s is not me and s.model == f"medsp/{self.model_name}"
+        ]
+        if others:
+            raise NotForAPerson(
+                f"medsp/{self.model_name} takes one case at a time and {len(others) + 1} are "
+                "running together: add --max-samples 1 (and run one task at a time)"
+            )
 
     async def count_text_tokens(self, text: str) -> int:
         return estimate_tokens(text)
