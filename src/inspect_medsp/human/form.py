@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.markup import escape
 
-from inspect_medsp.encounter.prompts import render
 from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.templates import render
 
 HISTORY = "/history"
 STOP = "/stop"

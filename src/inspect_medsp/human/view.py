@@ -12,7 +12,7 @@ import re
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem
 
-from inspect_medsp.encounter.prompts import render
+from inspect_medsp.encounter.texts import render
 
 _JSON_LINE = re.compile(r'JSON object|\{\s*"speak"')
 """A line telling a model to reply in JSON, or showing the JSON shape."""
