@@ -230,9 +230,15 @@ def test_model_names() -> None:
 
 
 def test_a_person_takes_one_case_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three cases at once would interleave on one screen: refused with the flag to add."""
+    """Three cases at once would interleave on one screen: the run stops with the flag to add."""
     type_in(monkeypatch, "")
-    log = run(medsp_demo(judge=SCRIPTED), HUMAN, tmp_path, max_samples=3)
-    assert log.samples is not None and len(log.samples) == 3
-    refused = [s for s in log.samples if s.error and "--max-samples 1" in s.error.message]
-    assert len(refused) >= 2
+    [log] = eval(
+        medsp_demo(judge=SCRIPTED),
+        model=HUMAN,
+        log_dir=str(tmp_path),
+        display="plain",
+        max_samples=3,
+    )
+    assert log.status == "error" and log.error is not None
+    assert "takes one case at a time" in log.error.message
+    assert "--max-samples 1" in log.error.message
