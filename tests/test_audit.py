@@ -13,8 +13,8 @@ from inspect_medsp import medsp_demo
 from inspect_medsp.audit.models import SimulationAudit
 from inspect_medsp.audit.review import harness_counts
 from inspect_medsp.audit.scorer import medsp_simulation_audit
-from inspect_medsp.encounter.records import ReplyHealth, Trajectory, TurnRecord
-from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, PatientReply
+from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
+from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.support.offline_tokens import inspect_cli

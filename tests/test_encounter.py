@@ -18,8 +18,8 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput
 
 from inspect_medsp import Trajectory, medsp_demo
-from inspect_medsp.encounter.records import TurnRecord
-from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, PatientReply
+from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
+from inspect_medsp.record.trajectory import TurnRecord
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.support.offline_tokens import inspect_cli

@@ -13,6 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_medsp import medsp_demo
 from inspect_medsp.estimate.cli import main
 from inspect_medsp.estimate.prices import load_prices
+from inspect_medsp.record.read import read_log
 from inspect_medsp.report.bill import run_bill
 from inspect_medsp.report.build import write_report
 
@@ -38,7 +39,7 @@ def scripted_log(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
 
 
 def test_estimate_matches_what_the_scripted_demo_run_used(scripted_log: EvalLog) -> None:
-    bill = run_bill(scripted_log, "demo")
+    bill = run_bill(read_log(str(scripted_log.location), events=True), "demo")
     assert bill is not None
     assert set(bill.roles) == {"clinician", "patient", "environment", "grader"}
     for role, b in bill.roles.items():
@@ -61,7 +62,7 @@ def test_report_shows_the_bill_next_to_the_estimate(scripted_log: EvalLog, tmp_p
         line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")
     }
     assert {"clinician", "patient", "environment", "grader"} <= set(rows)
-    bill = run_bill(scripted_log, "demo")
+    bill = run_bill(read_log(str(scripted_log.location), events=True), "demo")
     assert bill is not None
     assert f"{bill.roles['environment'].actual.input_tokens:,}" in rows["environment"]
 

@@ -464,7 +464,7 @@ def test_the_tie_rule_and_an_unjudged_vote() -> None:
         return [Verdict(number=1, competency="PC", text="x", met=met, judged=judged)]
 
     graded = majority([v(True), v(False)], [[], []], [[], []], temperature=1.0, seeds=[1, 2])
-    assert graded.verdicts[0].met is False and graded.items[0]["flip_rate"] == 0.5
+    assert graded.verdicts[0].met is False and graded.items[0].flip_rate == 0.5
     graded = majority(
         [v(True), v(False, judged=False), v(True)],
         [[]] * 3,
@@ -472,8 +472,8 @@ def test_the_tie_rule_and_an_unjudged_vote() -> None:
         temperature=1.0,
         seeds=[1, 2, 3],
     )
-    assert graded.verdicts[0].met is True and graded.items[0]["votes"] == [True, None, True]
-    assert graded.items[0]["flip_rate"] == 0.0
+    assert graded.verdicts[0].met is True and graded.items[0].votes == [True, None, True]
+    assert graded.items[0].flip_rate == 0.0
     nobody = majority(
         [v(False, judged=False)] * 2, [[]] * 2, [[]] * 2, temperature=1.0, seeds=[1, 2]
     )

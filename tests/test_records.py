@@ -13,8 +13,8 @@ from inspect_ai.event import SpanBeginEvent, SpanEndEvent, StoreEvent
 from inspect_ai.log import EvalSample
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.encounter.records import LEGACY_VIEWS, Trajectory
 from inspect_medsp.encounter.solver import TURN_SPAN
+from inspect_medsp.record.trajectory import LEGACY_VIEWS, Trajectory
 from inspect_medsp.scoring.render import render_record
 from inspect_medsp.scoring.scorer import medsp_rubric
 

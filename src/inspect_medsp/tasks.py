@@ -25,6 +25,7 @@ from inspect_medsp.data.sources import (
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
+from inspect_medsp.record.task import TASK_SCHEMA, TaskMetadata
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.file import label_records
@@ -156,16 +157,17 @@ def medsp_task(
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
         fail_on_error=FAIL_ON_ERROR,
         headline_metric=HeadlineMetric(scorer="medsp_rubric", metric="macro"),
-        metadata={
-            "medsp_load": report.model_dump(),
-            "medsp_protocol": protocol,
-            "medsp_judge": judge,
-            "medsp_max_turns": max_turns,
-            "medsp_strategy": settings.model_dump(),
-            "data_revision": data_revision,
-            "rubric_revision": rubric_revision,
-            "medsp_specialties": specialty_file,
-        },
+        metadata=TaskMetadata(
+            schema_version=TASK_SCHEMA,
+            load=report,
+            protocol=protocol,
+            judge=judge,
+            max_turns=max_turns,
+            strategy=settings.model_dump(),
+            data_revision=data_revision,
+            rubric_revision=rubric_revision,
+            specialties=specialty_file,
+        ).stored(),
         version="1.0.0",
     )
 

@@ -17,8 +17,8 @@ from inspect_medsp.audit.models import (
 )
 from inspect_medsp.audit.render import audit_record, role_words
 from inspect_medsp.data.models import Packets
-from inspect_medsp.encounter.records import ROLE_NAMES, Trajectory
 from inspect_medsp.encounter.roles import Contract, RoleResult, generate_json
+from inspect_medsp.record.trajectory import ROLE_NAMES, Trajectory
 from inspect_medsp.templates import render
 
 PROMPTS = "inspect_medsp.audit"

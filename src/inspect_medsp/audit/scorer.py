@@ -24,8 +24,8 @@ from inspect_medsp.audit.models import Finding, SimulationAudit, verdict_of
 from inspect_medsp.audit.review import ask_auditor, harness_counts, place
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.scoring.metrics import case_of
 
 SCORER_NAME = "medsp_simulation_audit"

@@ -19,7 +19,7 @@ from inspect_ai._util.exception import TerminateSampleError
 from inspect_ai.log import transcript
 from inspect_ai.util import LimitExceededError, sample_limits
 
-from inspect_medsp.encounter.records import EndReason, Trajectory
+from inspect_medsp.record.trajectory import EndReason, Trajectory
 
 MAX_DETAIL = 300
 """Characters of an error's or limit's own message kept in the end reason."""

@@ -16,7 +16,12 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.health import count_reply
-from inspect_medsp.encounter.records import (
+from inspect_medsp.encounter.roles import RoleCall, RoleResult
+from inspect_medsp.encounter.speakers import companions
+from inspect_medsp.encounter.state import next_state
+from inspect_medsp.encounter.texts import render
+from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
+from inspect_medsp.record.trajectory import (
     INITIAL_LABEL,
     INITIAL_STATUS,
     ROLE_NAMES,
@@ -25,11 +30,6 @@ from inspect_medsp.encounter.records import (
     Trajectory,
     TurnRecord,
 )
-from inspect_medsp.encounter.replies import ClinicianReply, EnvironmentReply, PatientReply
-from inspect_medsp.encounter.roles import RoleCall, RoleResult
-from inspect_medsp.encounter.speakers import companions
-from inspect_medsp.encounter.state import next_state
-from inspect_medsp.encounter.texts import render
 from inspect_medsp.templates import bullet_lines
 
 SILENT_TO_PATIENT = "(says nothing)"

@@ -23,14 +23,9 @@ from inspect_ai.model import (
 )
 from pydantic import BaseModel
 
-from inspect_medsp.encounter.replies import (
-    ClinicianReply,
-    EnvironmentReply,
-    PatientReply,
-    ReplyError,
-    parse_reply,
-)
+from inspect_medsp.encounter.replies import ReplyError, parse_reply
 from inspect_medsp.encounter.texts import render
+from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 
 R = TypeVar("R", bound=BaseModel)
 

@@ -22,8 +22,6 @@ from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.ending import finish_on_exit
 from inspect_medsp.encounter.engine import Encounter
-from inspect_medsp.encounter.records import Trajectory
-from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import (
     CLINICIAN,
     DEFAULT_JUDGE,
@@ -36,6 +34,9 @@ from inspect_medsp.encounter.roles import (
 )
 from inspect_medsp.encounter.texts import render
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
+from inspect_medsp.record.grader import grader_model
+from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record.trajectory import Trajectory
 
 Protocol = Literal["turns", "tools"]
 
@@ -77,7 +78,7 @@ def start_encounter(
         "clinician": str(get_model()),
         "patient": str(patient_model),
         "environment": str(environment_model),
-        "grader": str(role_model("grader", judge)),
+        "grader": str(grader_model(judge)),
     }
     traj = Trajectory(store=state.store)
     traj.protocol = protocol

@@ -15,9 +15,9 @@ from inspect_ai.tool import Tool, tool
 
 from inspect_medsp.encounter.ending import finish_on_exit
 from inspect_medsp.encounter.engine import Encounter, EncounterOver
-from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import RoleResult
 from inspect_medsp.encounter.texts import render
+from inspect_medsp.record.replies import ClinicianReply
 
 AgentFactory = Callable[[str, list[Tool]], Agent]
 """Builds a clinician agent from its instructions and the encounter tools."""

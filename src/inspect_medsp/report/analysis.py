@@ -10,7 +10,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.report.models import ROLES, Problem, RoleHealth, RunLog, SampleResult
+from inspect_medsp.record.score import KEYS
+from inspect_medsp.record.trajectory import ReplyHealth
+from inspect_medsp.report.models import ROLES, Problem, RunLog, SampleResult
 from inspect_medsp.report.rows import scenario_rows
 from inspect_medsp.report.views import (
     Breakdown,
@@ -24,7 +26,6 @@ from inspect_medsp.report.views import (
 )
 from inspect_medsp.report.views import specialty_scores as views_specialty_scores
 from inspect_medsp.scoring.metrics import (
-    KEYS,
     bootstrap_ci,
     case_of,
     completion_summary,
@@ -58,7 +59,7 @@ class RunHealth(BaseModel):
     """Samples Inspect counts as unscored, with the reason."""
     items: int
     unjudged: int
-    roles: dict[str, RoleHealth]
+    roles: dict[str, ReplyHealth]
     ends: dict[str, int]
     mean_turns: float | None
     tokens: dict[str, float]
@@ -285,10 +286,10 @@ def shared_macro(samples: Sequence[SampleResult], ids: set[str]) -> dict[str, fl
 
 def run_health(run: RunLog, group: str, label: str | None = None) -> RunHealth:
     """Errors, unjudged items, reply degradations, end reasons, turns and tokens of a run."""
-    roles = {role: RoleHealth() for role in ROLES}
+    roles = {role: ReplyHealth() for role in ROLES}
     for sample in run.samples:
         for role, h in sample.health.items():
-            roles[role] = roles.get(role, RoleHealth()).plus(h)
+            roles[role] = roles.get(role, ReplyHealth()).plus(h)
     scored = [s for s in run.samples if s.scored]
     turns = [s.turns for s in run.samples if s.turns is not None]
     token_roles = sorted({r for s in run.samples for r in s.tokens})

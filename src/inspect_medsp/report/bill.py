@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ModelUsage
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.estimate.model import Assumptions, RoleEstimate, estimate_records
+from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample, read_log
 from inspect_medsp.report.models import RunLog
 from inspect_medsp.strategies.settings import StrategySettings
 
-CLINICIAN = "clinician"
-"""Calls without a model role: the model under test, strategy extras included."""
 ROW_ORDER = ("clinician", "patient", "environment", "grader")
 
 
@@ -44,14 +39,14 @@ def _usage(usage: ModelUsage) -> RoleEstimate:
     return RoleEstimate(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
 
 
-def actual_usage(sample: EvalSample) -> dict[str, tuple[RoleEstimate, float | None]]:
+def actual_usage(sample: MedspSample) -> dict[str, tuple[RoleEstimate, float | None]]:
     """Calls, tokens and recorded cost per role; the clinician is what has no role."""
     out: dict[str, tuple[RoleEstimate, float | None]] = {}
-    for role, usage in (sample.role_usage or {}).items():
+    for role, usage in sample.role_usage.items():
         out[role] = (_usage(usage), usage.total_cost)
     total = RoleEstimate()
     total_cost: float | None = 0.0
-    for usage in (sample.model_usage or {}).values():
+    for usage in sample.model_usage.values():
         total = total.plus(_usage(usage))
         total_cost = (
             None
@@ -70,30 +65,25 @@ def actual_usage(sample: EvalSample) -> dict[str, tuple[RoleEstimate, float | No
         ),
         None if total_cost is None or roles_cost is None else max(0.0, total_cost - roles_cost),
     )
-    calls: dict[str, int] = {}
-    for event in sample.events:
-        if event.event == "model":
-            key = event.role or CLINICIAN
-            calls[key] = calls.get(key, 0) + 1
+    calls = sample.calls or {}
     return {
         role: (usage.model_copy(update={"calls": calls.get(role, 0)}), c)
         for role, (usage, c) in out.items()
     }
 
 
-def run_bill(log: EvalLog, name: str) -> RunBill | None:
-    """The bill of a MedSP log read with its samples (``None`` when it has none)."""
-    meta = log.eval.metadata or {}
-    if not log.samples or "medsp_max_turns" not in meta:
+def run_bill(run: MedspRun, name: str) -> RunBill | None:
+    """The bill of a MedSP run read with its model events (``None`` when it has no samples)."""
+    max_turns = run.task_metadata.max_turns
+    if not run.samples or max_turns is None:
         return None
-    max_turns = int(meta["medsp_max_turns"])
-    settings = StrategySettings.model_validate(meta.get("medsp_strategy") or {})
+    settings = StrategySettings.model_validate(run.task_metadata.strategy)
     roles: dict[str, RoleBill] = {}
-    for sample in log.samples:
-        if not sample.metadata or METADATA_KEY not in sample.metadata:
+    for sample in run.samples:
+        record = sample.metadata.record
+        if record is None:
             continue
-        record = SampleRecord.model_validate(sample.metadata[METADATA_KEY])
-        traj = Trajectory.of(sample.store)
+        traj = sample.trajectory
         turns = traj.turn_count if traj else 0
         observed = estimate_records([record], max_turns, settings, Assumptions(turns=turns))
         upfront = estimate_records([record], max_turns, settings)
@@ -129,7 +119,7 @@ def bill_markdown(runs: Sequence[RunLog]) -> str:
     ]
     for run in runs:
         label = f"{run.clinician}, strategy {run.strategy}, judge {run.judge} (`{run.name}`)"
-        bill = run_bill(read_eval_log(run.path), label)
+        bill = run_bill(read_log(run.path, events=True), label)
         if bill is None:
             continue
         out += [

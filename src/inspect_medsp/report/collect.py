@@ -1,40 +1,18 @@
-"""Find Inspect logs and read the MedSP runs out of them (Inspect's log API only)."""
+"""Find Inspect logs and read the MedSP runs out of them (through ``inspect_medsp.record``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-from inspect_ai.log import (
-    EvalLog,
-    EvalSample,
-    list_eval_logs,
-    read_eval_log,
-    read_eval_log_samples,
-)
+from inspect_ai.log import list_eval_logs
+from inspect_ai.model import ModelUsage
 
-from inspect_medsp.data.scenarios import CASE_META_FIELDS
-from inspect_medsp.encounter.records import Trajectory
-from inspect_medsp.report.models import (
-    ROLES,
-    ItemOutcome,
-    Problem,
-    RoleHealth,
-    RunLog,
-    SampleResult,
-)
-from inspect_medsp.scoring.metrics import KEYS, value_rows
-
-SCORER = "medsp_rubric"
-"""The name of the MedSP score in ``sample.scores`` and ``log.results.scores``."""
-
-SKIPPED_FIELDS = {"messages", "events", "attachments"}
-"""Sample fields the report never needs (the bulk of a log)."""
-
-
-class NotMedSP(ValueError):
-    """A readable Inspect log that is not a MedSP run."""
+from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample, NotMedSP, read_log
+from inspect_medsp.record.score import KEYS
+from inspect_medsp.record.trajectory import ROLE_NAMES
+from inspect_medsp.report.models import Problem, RunLog, SampleResult
+from inspect_medsp.scoring.metrics import value_rows
 
 
 def find_logs(inputs: Iterable[str | Path]) -> tuple[list[str], list[Problem]]:
@@ -89,118 +67,75 @@ def read_run(path: str) -> RunLog:
     Raises:
         NotMedSP: The log is an Inspect log of some other task.
     """
-    header = read_eval_log(path, header_only=True)
-    metadata = header.eval.metadata or {}
-    if "medsp_judge" not in metadata:
-        raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
-    samples = [
-        read_sample(s)
-        for s in read_eval_log_samples(
-            path, all_samples_required=False, exclude_fields=SKIPPED_FIELDS
-        )
-    ]
-    if samples and not any(s.scored for s in samples) and not all(s.error for s in samples):
-        raise NotMedSP(f"not a MedSP log: no sample has a {SCORER} score")
-    strategy = metadata.get("medsp_strategy") or {}
+    return run_log(read_log(path))
+
+
+def run_log(run: MedspRun) -> RunLog:
+    """What the report needs of one typed run."""
+    meta = run.task_metadata
     return RunLog(
-        path=path,
-        name=Path(path).name,
-        task=header.eval.task,
-        created=str(header.eval.created),
-        status=header.status,
-        clinician=header.eval.model,
-        strategy=str(strategy.get("strategy", "off")) if isinstance(strategy, dict) else "off",
-        protocol=str(metadata.get("medsp_protocol", "turns")),
-        judge=_judge(header, samples, str(metadata["medsp_judge"])),
-        data_revision=metadata.get("data_revision"),
-        rubric_revision=metadata.get("rubric_revision"),
-        metrics=_metrics(header),
-        samples=samples,
+        path=run.path,
+        name=run.name,
+        task=run.task,
+        created=run.created,
+        status=run.status,
+        clinician=run.model,
+        strategy=meta.strategy_name,
+        protocol=meta.protocol,
+        judge=run.grader,
+        data_revision=meta.data_revision,
+        rubric_revision=meta.rubric_revision,
+        metrics=run.metrics,
+        samples=[sample_result(s) for s in run.samples],
     )
 
 
-def _judge(header: EvalLog, samples: list[SampleResult], default: str) -> str:
-    """The grader the samples name, else the grader role given, else the task's judge."""
-    graders = sorted({s.grader for s in samples if s.grader})
-    if graders:
-        return " + ".join(graders)
-    role = (header.eval.model_roles or {}).get("grader")
-    if isinstance(role, list):
-        role = role[0] if role else None
-    return role.model if role is not None else default
-
-
-def _metrics(header: EvalLog) -> dict[str, float] | None:
-    if header.results is None:
-        return None
-    for score in header.results.scores:
-        if score.name == SCORER or score.scorer == SCORER:
-            return {k: float(m.value) for k, m in score.metrics.items()}
-    return None
-
-
-def read_sample(sample: EvalSample) -> SampleResult:
+def sample_result(sample: MedspSample) -> SampleResult:
     """The numbers the report needs from one sample."""
-    metadata = sample.metadata or {}
-    traj = Trajectory.of(sample.store)
+    traj = sample.trajectory
+    score = sample.score
+    meta = score.metadata if score is not None else None
     result = SampleResult(
-        id=str(sample.id),
+        id=sample.id,
         epoch=sample.epoch,
-        case_id=str(metadata.get("case_id", str(sample.id).split("/")[0])),
-        specialty=_text_or_none(metadata.get("specialty")),
-        specialty_source=_text_or_none(metadata.get("specialty_source")),
-        case_meta={k: str(metadata[k]) for k in CASE_META_FIELDS if metadata.get(k)},
+        case_id=sample.case_id,
+        specialty=sample.metadata.specialty or None,
+        specialty_source=sample.metadata.specialty_source or None,
+        case_meta=sample.metadata.case_meta(),
         clinician_input_tokens=_clinician_input(sample),
-        error=sample.error.message if sample.error is not None else None,
-        end=traj.end if traj else None,
-        turns=traj.turn_count if traj else None,
-        health=_health(traj),
+        error=sample.error,
+        end=traj.end if traj else (meta.end or None if meta else None),
+        turns=traj.turn_count if traj else (meta.turns if meta else None),
+        health={r: h for r, h in traj.health.items() if r in ROLE_NAMES} if traj else {},
         tokens=_tokens(sample),
+        grader=meta.grader or None if meta else None,
     )
-    score = (sample.scores or {}).get(SCORER)
-    if score is None:
+    if score is None or meta is None:
         return result
-    meta: dict[str, Any] = score.metadata or {}
-    if not isinstance(score.value, Mapping):
-        result.unscored = str(score.reason or meta.get("unscored") or "unscored")
+    if score.value is None:
+        result.unscored = score.reason
         return result
-    result.scored = True
     rows = value_rows(score.value)
-    result.values = {
-        k: float(v) for k, v in score.value.items() if k in KEYS and isinstance(v, int | float)
-    }
+    result.scored = True
+    result.values = {k: v for k in KEYS for v in [score.value.completion(k)] if v is not None}
     result.counts = {k: (round(r.completed), round(r.total)) for k, r in rows.items()} or {
-        str(k): (int(c["completed"]), int(c["total"]))
-        for k, c in (meta.get("counts") or {}).items()
+        k: (c.completed, c.total) for k, c in meta.counts.items()
     }
-    result.items = [ItemOutcome.model_validate(i) for i in meta.get("items") or []]
-    result.unjudged = int(meta.get("unjudged", sum(not i.judged for i in result.items)))
-    result.grader = _text_or_none(meta.get("grader"))
-    result.end = result.end or _text_or_none(meta.get("end"))
-    result.turns = result.turns if result.turns is not None else _int_or_none(meta.get("turns"))
+    result.items = meta.items
+    result.unjudged = meta.unjudged
     return result
 
 
-def _health(traj: Trajectory | None) -> dict[str, RoleHealth]:
-    if traj is None:
-        return {}
-    return {
-        role: RoleHealth.model_validate(h.model_dump())
-        for role, h in traj.health.items()
-        if role in ROLES
-    }
-
-
-def _tokens(sample: EvalSample) -> dict[str, int]:
+def _tokens(sample: MedspSample) -> dict[str, int]:
     """Tokens by role; the clinician (the model without a role) is the rest of the total."""
-    roles = {role: usage.total_tokens for role, usage in (sample.role_usage or {}).items()}
-    everything = sum(u.total_tokens for u in (sample.model_usage or {}).values())
+    roles = {role: usage.total_tokens for role, usage in sample.role_usage.items()}
+    everything = sum(u.total_tokens for u in sample.model_usage.values())
     if everything or roles:
-        roles.setdefault("clinician", max(0, everything - sum(roles.values())))
+        roles.setdefault(CLINICIAN, max(0, everything - sum(roles.values())))
     return roles
 
 
-def _clinician_input(sample: EvalSample) -> int | None:
+def _clinician_input(sample: MedspSample) -> int | None:
     """Input tokens of the model without a role (the clinician): all models' less the roles'.
 
     None when the log records no model usage for the sample.
@@ -208,18 +143,10 @@ def _clinician_input(sample: EvalSample) -> int | None:
     if not sample.model_usage:
         return None
 
-    def read(usage: Any) -> int:
+    def read(usage: ModelUsage) -> int:
         cached = (usage.input_tokens_cache_read or 0) + (usage.input_tokens_cache_write or 0)
         return int(usage.input_tokens) + int(cached)
 
     everything = sum(read(u) for u in sample.model_usage.values())
-    roles = sum(read(u) for u in (sample.role_usage or {}).values())
+    roles = sum(read(u) for u in sample.role_usage.values())
     return max(0, everything - roles)
-
-
-def _text_or_none(value: Any) -> str | None:
-    return None if value is None or value == "" else str(value)
-
-
-def _int_or_none(value: Any) -> int | None:
-    return int(value) if isinstance(value, int | float) else None

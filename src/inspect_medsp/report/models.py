@@ -1,49 +1,14 @@
-"""What the report reads out of a MedSP log, as plain pydantic records."""
+"""What the report makes of a MedSP log (read through ``inspect_medsp.record``)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-ROLES: tuple[str, ...] = ("clinician", "patient", "environment")
-"""The encounter roles whose replies are counted in ``Trajectory:health``."""
+from inspect_medsp.record.score import ItemVerdict
+from inspect_medsp.record.trajectory import ROLE_NAMES, ReplyHealth
 
-
-class ItemOutcome(BaseModel):
-    """One rubric item's verdict in one scored sample."""
-
-    number: int
-    competency: str
-    text: str
-    met: bool
-    judged: bool
-    votes: list[bool | None] = Field(default_factory=list)
-    """Every repeat's verdict when the grader graded several times (null: unjudged)."""
-
-
-class RoleHealth(BaseModel):
-    """How one role's replies fared in one sample (clean, repaired, retried, degraded)."""
-
-    clean: int = 0
-    repaired: int = 0
-    retried: int = 0
-    degraded: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.clean + self.repaired + self.retried + self.degraded
-
-    @property
-    def malformed(self) -> int:
-        """Replies that needed a repair or a retry but were used in the end."""
-        return self.repaired + self.retried
-
-    def plus(self, other: RoleHealth) -> RoleHealth:
-        return RoleHealth(
-            clean=self.clean + other.clean,
-            repaired=self.repaired + other.repaired,
-            retried=self.retried + other.retried,
-            degraded=self.degraded + other.degraded,
-        )
+ROLES: tuple[str, ...] = ROLE_NAMES
+"""The encounter roles whose replies are counted in the Trajectory's health."""
 
 
 class SampleResult(BaseModel):
@@ -65,12 +30,12 @@ class SampleResult(BaseModel):
     """``overall`` and each competency the scenario's rubric has."""
     counts: dict[str, tuple[int, int]] = Field(default_factory=dict)
     """Completed and total items, overall and per competency."""
-    items: list[ItemOutcome] = Field(default_factory=list)
+    items: list[ItemVerdict] = Field(default_factory=list)
     unjudged: int = 0
     grader: str | None = None
     end: str | None = None
     turns: int | None = None
-    health: dict[str, RoleHealth] = Field(default_factory=dict)
+    health: dict[str, ReplyHealth] = Field(default_factory=dict)
     tokens: dict[str, int] = Field(default_factory=dict)
     """Total tokens by role; ``clinician`` is what the roles' usage leaves of the whole."""
     clinician_input_tokens: int | None = None

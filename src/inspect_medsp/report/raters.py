@@ -16,14 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from inspect_ai.log import EvalSample, read_eval_log, read_eval_log_samples
 from pydantic import BaseModel
 
-from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.errors import PrerequisiteError
-from inspect_medsp.data.models import RubricItem, SampleRecord
-from inspect_medsp.encounter.records import Trajectory
-from inspect_medsp.report.collect import SKIPPED_FIELDS, read_sample
+from inspect_medsp.data.models import RubricItem
+from inspect_medsp.record.read import MedspSample, NotMedSP, read_log
+from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.report.collect import sample_result
 from inspect_medsp.report.models import SampleResult
 
 STORE_PREFIX = f"{Trajectory.__name__}:"
@@ -110,20 +109,18 @@ def fingerprint(store: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def encounter_of(sample: EvalSample) -> Encounter:
+def encounter_of(sample: MedspSample) -> Encounter:
     """The encounter a sample recorded."""
-    metadata = sample.metadata or {}
-    if METADATA_KEY not in metadata:
+    record = sample.metadata.record
+    if record is None:
         raise AgreementError(f"sample {sample.id} has no MedSP record in its metadata")
-    record = SampleRecord.model_validate(metadata[METADATA_KEY])
-    store = dict(sample.store or {})
     return Encounter(
-        sample_id=str(sample.id),
+        sample_id=sample.id,
         epoch=sample.epoch,
         case_id=record.rubric.case_id,
-        fingerprint=fingerprint(store),
+        fingerprint=fingerprint(sample.store),
         items=record.rubric.items(),
-        store=store,
+        store=sample.store,
     )
 
 
@@ -136,30 +133,22 @@ def read_graded(path: str) -> GradedLog:
     if not Path(path).is_file():
         raise AgreementError(f"{path}: no such log file")
     try:
-        header = read_eval_log(path, header_only=True)
-        metadata = header.eval.metadata or {}
-        if "medsp_judge" not in metadata:
-            raise AgreementError(f"{path}: not a MedSP log (its task metadata has no medsp_judge)")
-        encounters: dict[Key, Encounter] = {}
-        results: dict[Key, SampleResult] = {}
-        for sample in read_eval_log_samples(
-            path, all_samples_required=False, exclude_fields=SKIPPED_FIELDS
-        ):
-            encounter = encounter_of(sample)
-            encounters[encounter.key] = encounter
-            results[encounter.key] = read_sample(sample)
-    except AgreementError:
-        raise
+        run = read_log(path)
+    except NotMedSP as err:
+        raise AgreementError(f"{path}: {err}") from err
     except Exception as err:
         raise AgreementError(f"{path}: not a readable Inspect log ({type(err).__name__})") from err
-    graders = sorted({r.grader for r in results.values() if r.grader})
-    role = (header.eval.model_roles or {}).get("grader")
-    bound = role.model if role is not None and not isinstance(role, list) else None
+    encounters: dict[Key, Encounter] = {}
+    results: dict[Key, SampleResult] = {}
+    for sample in run.samples:
+        encounter = encounter_of(sample)
+        encounters[encounter.key] = encounter
+        results[encounter.key] = sample_result(sample)
     return GradedLog(
         path=path,
         name=Path(path).name,
-        clinician=header.eval.model,
-        grader=" + ".join(graders) or bound or str(metadata["medsp_judge"]),
+        clinician=run.model,
+        grader=run.grader,
         encounters=encounters,
         results=results,
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
+from inspect_medsp.record.score import KEYS
 from inspect_medsp.report.models import SampleResult
-from inspect_medsp.scoring.metrics import KEYS, Row, case_of
+from inspect_medsp.scoring.metrics import Row, case_of
 
 
 def scenario_rows(samples: Sequence[SampleResult]) -> dict[str, list[Row]]:

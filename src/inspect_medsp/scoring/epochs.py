@@ -9,23 +9,18 @@ keys are then missing.
 from __future__ import annotations
 
 import statistics
-from typing import Any
 
 from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
 
-from inspect_medsp.scoring.metrics import EPOCH_SD_KEY, EPOCHS_KEY, FLIPPED_KEY
-
-
-def _scored(score: Score) -> bool:
-    return isinstance(score.value, dict)
+from inspect_medsp.record.score import ScoreMetadata, ScoreValue
 
 
 def flipped_items(epochs: list[Score]) -> int:
     """Rubric items whose verdict is not the same in every one of ``epochs``."""
     verdicts: dict[int, set[bool]] = {}
     for score in epochs:
-        for item in (score.metadata or {}).get("items", []):
-            verdicts.setdefault(int(item["number"]), set()).add(bool(item["met"]))
+        for item in ScoreMetadata.read(score.metadata).items:
+            verdicts.setdefault(item.number, set()).add(item.met)
     return sum(len(seen) > 1 for seen in verdicts.values())
 
 
@@ -39,18 +34,20 @@ def epoch_mean() -> ScoreReducer:
 
     def reduce(scores: list[Score]) -> Score:
         reduced = mean(scores)
-        scored = [s for s in scores if _scored(s)]
-        if len(scored) < 2 or not isinstance(reduced.value, dict):
+        values = [v for s in scores for v in [ScoreValue.read(s.value)] if v is not None]
+        value = ScoreValue.read(reduced.value)
+        if len(values) < 2 or value is None:
             return reduced
-        overall = [float(s.value["overall"]) for s in scored if isinstance(s.value, dict)]
-        extra: dict[str, Any] = {
-            EPOCHS_KEY: len(scored),
-            EPOCH_SD_KEY: statistics.stdev(overall),
-            FLIPPED_KEY: flipped_items(scored),
-        }
-        if len(scored) < len(scores):
-            extra["unscored_epochs"] = len(scores) - len(scored)
-        return reduced.model_copy(update={"value": {**reduced.value, **extra}})
+        scored = [s for s in scores if ScoreValue.read(s.value) is not None]
+        stable = value.model_copy(
+            update={
+                "epochs": len(values),
+                "epoch_sd": statistics.stdev(v.overall for v in values),
+                "flipped_items": flipped_items(scored),
+                "unscored_epochs": (len(scores) - len(values)) or None,
+            }
+        )
+        return reduced.model_copy(update={"value": stable.stored()})
 
     return reduce
 

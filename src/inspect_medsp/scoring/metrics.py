@@ -21,15 +21,10 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.record.score import KEYS, ScoreValue
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 1638
-KEYS: tuple[str, ...] = ("overall", *COMPETENCIES)
-
-EPOCHS_KEY = "epochs"
-EPOCH_SD_KEY = "epoch_sd"
-FLIPPED_KEY = "flipped_items"
-"""Value keys the MedSP epoch reducer adds when a scenario was scored in several epochs."""
 
 
 class Row(NamedTuple):
@@ -75,38 +70,22 @@ class Columns:
         return cluster_bootstrap(self.completed, self.total, self.cases)
 
 
-def completed_key(key: str) -> str:
-    """The value key holding ``key``'s completed item count."""
-    return f"{key}_completed"
-
-
-def total_key(key: str) -> str:
-    """The value key holding ``key``'s item count."""
-    return f"{key}_total"
-
-
 def score_value(counts: Mapping[str, tuple[int, int]]) -> dict[str, float]:
-    """A scenario's score value: completion for ``overall`` and each competency, then the item
-    counts behind them (in that order, so the viewer lists the completions first).
+    """A scenario's score value as stored (see :class:`ScoreValue`).
 
     Args:
         counts: ``(completed, total)`` for ``overall`` and each competency the rubric has.
     """
-    present = [key for key in KEYS if key in counts]
-    value: dict[str, float] = {key: counts[key][0] / counts[key][1] for key in present}
-    for key in present:
-        value[completed_key(key)] = counts[key][0]
-        value[total_key(key)] = counts[key][1]
-    return value
+    return ScoreValue.of(counts).stored()
 
 
-def value_rows(value: Mapping[str, object], case: str = "") -> dict[str, Row]:
+def value_rows(value: ScoreValue | None, case: str = "") -> dict[str, Row]:
     """The per-key rows a score value carries (keys without counts are left out)."""
     rows: dict[str, Row] = {}
     for key in KEYS:
-        completed, total = value.get(completed_key(key)), value.get(total_key(key))
-        if isinstance(completed, int | float) and isinstance(total, int | float) and total > 0:
-            rows[key] = Row(float(completed), float(total), case)
+        counts = value.counts(key) if value is not None else None
+        if counts is not None:
+            rows[key] = Row(*counts, case)
     return rows
 
 
@@ -119,17 +98,12 @@ def columns_by_key(scores: Sequence[SampleScore]) -> dict[str, Columns]:
     """Every scored sample's counts, under ``overall`` and each competency it has."""
     found: dict[str, tuple[list[float], list[float], list[str]]] = {k: ([], [], []) for k in KEYS}
     for s in scores:
-        value = s.score.value
-        if not isinstance(value, Mapping):
-            continue
         case = case_of(s.sample_id)
-        for key in KEYS:
-            completed, total = value.get(completed_key(key)), value.get(total_key(key))
-            if isinstance(completed, int | float) and isinstance(total, int | float) and total:
-                column = found[key]
-                column[0].append(float(completed))
-                column[1].append(float(total))
-                column[2].append(case)
+        for key, row in value_rows(ScoreValue.read(s.score.value)).items():
+            column = found[key]
+            column[0].append(row.completed)
+            column[1].append(row.total)
+            column[2].append(case)
     return {key: Columns(*column) for key, column in found.items()}
 
 
@@ -215,7 +189,7 @@ def completion_summary(
     return out
 
 
-def stability(values: Sequence[Mapping[str, object]]) -> dict[str, float]:
+def stability(values: Sequence[ScoreValue]) -> dict[str, float]:
     """How stable scenarios are across epochs (only scenarios scored in two or more).
 
     Returns:
@@ -223,13 +197,13 @@ def stability(values: Sequence[Mapping[str, object]]) -> dict[str, float]:
         across a scenario's epochs; ``verdict_flip_rate``: the share of item verdicts that are
         not the same in every epoch. Empty when no scenario has two scored epochs.
     """
-    repeated = [v for v in values if _number(v.get(EPOCHS_KEY)) >= 2]
+    repeated = [v for v in values if _number(v.epochs) >= 2]
     if not repeated:
         return {}
-    flipped = sum(_number(v.get(FLIPPED_KEY)) for v in repeated)
-    items = sum(_number(v.get(total_key("overall"))) for v in repeated)
+    flipped = sum(_number(v.flipped_items) for v in repeated)
+    items = sum(_number(v.overall_total) for v in repeated)
     return {
-        EPOCH_SD_KEY: sum(_number(v.get(EPOCH_SD_KEY)) for v in repeated) / len(repeated),
+        "epoch_sd": sum(_number(v.epoch_sd) for v in repeated) / len(repeated),
         "verdict_flip_rate": flipped / items if items else 0.0,
     }
 
@@ -238,8 +212,8 @@ def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) and math.isfinite(value) else 0.0
 
 
-def _values(scores: Sequence[SampleScore]) -> list[Mapping[str, object]]:
-    return [s.score.value for s in scores if isinstance(s.score.value, Mapping)]
+def _values(scores: Sequence[SampleScore]) -> list[ScoreValue]:
+    return [v for s in scores for v in [ScoreValue.read(s.score.value)] if v is not None]
 
 
 @metric

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from inspect_medsp.data.models import COMPETENCY_NAMES, Rubric, RubricItem
-from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.record.trajectory import Trajectory
 
 RECORD_TAG = "encounter_record"
 

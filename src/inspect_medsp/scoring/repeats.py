@@ -30,7 +30,13 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.scoring.verdicts import Conflict, Verdict
+from inspect_medsp.record.score import (
+    Conflict,
+    ConflictRecord,
+    ItemVerdict,
+    RepeatSummary,
+    Verdict,
+)
 
 REPEAT_TEMPERATURE = 1.0
 """The grader's temperature for repeats when none is given: repeats must be able to differ."""
@@ -50,12 +56,12 @@ class Graded(BaseModel):
     """The verdicts a sample is scored on, and what the repeats add to its metadata."""
 
     verdicts: list[Verdict]
-    items: list[dict[str, Any]]
+    items: list[ItemVerdict]
     reasoning: list[str]
     ignored: list[str]
-    conflicts: list[dict[str, Any]] = Field(default_factory=list)
+    conflicts: list[ConflictRecord] = Field(default_factory=list)
     """Items a grading gave both verdicts (with ``repeat`` when graded several times)."""
-    repeats: dict[str, Any] | None = Field(default=None)
+    repeats: RepeatSummary | None = Field(default=None)
 
 
 def check_repeats(samples: int, temperature: float) -> None:
@@ -92,10 +98,10 @@ async def grade(
         verdicts, reasoning, ignored, conflicts = await once(config)
         return Graded(
             verdicts=verdicts,
-            items=[v.model_dump() for v in verdicts],
+            items=[ItemVerdict.model_validate(v.model_dump()) for v in verdicts],
             reasoning=reasoning,
             ignored=ignored,
-            conflicts=[c.model_dump() for c in conflicts],
+            conflicts=[ConflictRecord.model_validate(c.model_dump()) for c in conflicts],
         )
     configs = repeat_configs(config, samples, temperature)
     results = await collect(*(once(c) for c in configs))
@@ -107,7 +113,9 @@ async def grade(
         seeds=[c.seed or 0 for c in configs],
     )
     graded.conflicts = [
-        c.model_dump() | {"repeat": i + 1} for i, r in enumerate(results) for c in r[3]
+        ConflictRecord.model_validate(c.model_dump() | {"repeat": i + 1})
+        for i, r in enumerate(results)
+        for c in r[3]
     ]
     return graded
 
@@ -126,7 +134,7 @@ def majority(
         for v in run:
             votes.setdefault(v.number, []).append(v.met if v.judged else None)
     verdicts: list[Verdict] = []
-    items: list[dict[str, Any]] = []
+    items: list[ItemVerdict] = []
     for first in runs[0]:
         mine = votes[first.number]
         judged = [vote for vote in mine if vote is not None]
@@ -142,19 +150,23 @@ def majority(
         )
         verdict = agree.model_copy(update={"met": met, "judged": bool(judged)})
         verdicts.append(verdict)
-        items.append(verdict.model_dump() | {"votes": mine, "flip_rate": flip_rate(judged, met)})
+        items.append(
+            ItemVerdict.model_validate(
+                verdict.model_dump() | {"votes": mine, "flip_rate": flip_rate(judged, met)}
+            )
+        )
     return Graded(
         verdicts=verdicts,
         items=items,
         reasoning=[f"[repeat {i + 1}] {text}" for i, got in enumerate(reasoning) for text in got],
         ignored=sorted({key for keys in ignored for key in keys}),
-        repeats={
-            "samples": len(runs),
-            "temperature": temperature,
-            "seeds": seeds,
-            "tie_rule": TIE_RULE,
+        repeats=RepeatSummary(
+            samples=len(runs),
+            temperature=temperature,
+            seeds=seeds,
+            tie_rule=TIE_RULE,
             **flip_summary(items),
-        },
+        ),
     )
 
 
@@ -163,17 +175,17 @@ def flip_rate(judged: list[bool], met: bool) -> float:
     return sum(vote != met for vote in judged) / len(judged) if judged else 0.0
 
 
-def flip_summary(items: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+def flip_summary(items: list[ItemVerdict]) -> dict[str, Any]:
     """``flipped_items`` and ``flip_rate`` overall and per competency the items have."""
-    flipped: dict[str, float] = {}
+    flipped: dict[str, int] = {}
     rates: dict[str, float] = {}
     for key in ("overall", *COMPETENCIES):
-        mine = [i for i in items if key == "overall" or i["competency"] == key]
+        mine = [i for i in items if key == "overall" or i.competency == key]
         if not mine:
             continue
-        judged = [[v for v in i["votes"] if v is not None] for i in mine]
+        judged = [[v for v in i.votes if v is not None] for i in mine]
         n_votes = sum(len(j) for j in judged)
-        differing = sum(v != i["met"] for i, j in zip(mine, judged, strict=True) for v in j)
+        differing = sum(v != i.met for i, j in zip(mine, judged, strict=True) for v in j)
         flipped[key] = sum(len(set(j)) > 1 for j in judged)
         rates[key] = differing / n_votes if n_votes else 0.0
     return {"flipped_items": flipped, "flip_rate": rates}

@@ -9,7 +9,7 @@ from inspect_ai.model import (
     ChatMessageSystem,
     ChatMessageUser,
     GenerateConfig,
-    get_model,
+    Model,
 )
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
@@ -17,12 +17,22 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
-from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE, Contract, generate_json
-from inspect_medsp.scoring.metrics import medsp_summary, score_value
+from inspect_medsp.record.grader import grader_model
+from inspect_medsp.record.score import (
+    SCORE_SCHEMA,
+    Conflict,
+    Counts,
+    ItemVerdict,
+    ScoreMetadata,
+    ScoreValue,
+    Verdict,
+)
+from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.scoring.render import render_checklist, render_record
 from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
-from inspect_medsp.scoring.verdicts import Conflict, Tally, Verdict
+from inspect_medsp.scoring.verdicts import Tally
 from inspect_medsp.templates import render
 
 PROMPTS = "inspect_medsp.scoring"
@@ -78,7 +88,7 @@ class GraderError(RuntimeError):
 async def judge_items(
     rubric: Rubric,
     traj: Trajectory,
-    judge: str,
+    model: Model,
     config: GenerateConfig | None = None,
     cache: bool = False,
 ) -> tuple[list[Verdict], list[str], list[str], list[Conflict]]:
@@ -92,7 +102,6 @@ async def judge_items(
     Raises:
         GraderError: A reply was not JSON after the retries.
     """
-    model = get_model(role="grader", default=judge)
     items = rubric.items()
     history: list[ChatMessage] = [
         ChatMessageSystem(content=render("grader_system", package=PROMPTS)),
@@ -136,13 +145,13 @@ async def judge_items(
     return tally.verdicts(), reasoning, tally.ignored_keys, tally.conflicts()
 
 
-def summarise(verdicts: list[Verdict]) -> dict[str, dict[str, int]]:
+def summarise(verdicts: list[Verdict]) -> dict[str, Counts]:
     """Completed and total items overall and per competency present."""
-    counts: dict[str, dict[str, int]] = {}
+    counts: dict[str, Counts] = {}
     for key in ("overall", *COMPETENCIES):
         mine = [v for v in verdicts if key == "overall" or v.competency == key]
         if mine:
-            counts[key] = {"completed": sum(v.met for v in mine), "total": len(mine)}
+            counts[key] = Counts(completed=sum(v.met for v in mine), total=len(mine))
     return counts
 
 
@@ -191,9 +200,10 @@ def medsp_rubric(
     async def score(state: TaskState, target: Target) -> Score:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
         traj = Trajectory(store=state.store)
-        chosen = traj.role_models.get("grader") or judge
-        grader = str(get_model(role="grader", default=chosen))
-        about = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
+        model = grader_model(judge, traj.role_models)
+        about = ScoreMetadata(
+            schema_version=SCORE_SCHEMA, grader=str(model), end=traj.end, turns=traj.turn_count
+        )
         if not traj.complete:
             return unscored(
                 "encounter_incomplete",
@@ -203,41 +213,50 @@ def medsp_rubric(
             )
         try:
             graded = await grade(
-                lambda cfg: judge_items(record.rubric, traj, chosen, cfg, cache),
+                lambda cfg: judge_items(record.rubric, traj, model, cfg, cache),
                 config,
                 samples,
                 temperature,
             )
         except GraderError as err:
-            partial = {"items": [v.model_dump() for v in err.partial], "reasoning": err.reasoning}
-            return unscored("grader_failed", str(err), about | partial)
+            partial = about.adding(
+                items=[ItemVerdict.model_validate(v.model_dump()) for v in err.partial],
+                reasoning=err.reasoning,
+            )
+            return unscored("grader_failed", str(err), partial)
         except Exception as err:
             return unscored("grader_failed", f"{type(err).__name__}: {err}", about)
         verdicts = graded.verdicts
         counts = summarise(verdicts)
+        metadata = ScoreMetadata(
+            schema_version=SCORE_SCHEMA,
+            items=graded.items,
+            counts=counts,
+            unjudged=sum(not v.judged for v in verdicts),
+            ignored_keys=graded.ignored,
+            conflicts=graded.conflicts,
+            reasoning=graded.reasoning,
+            grader=about.grader,
+            end=about.end,
+            turns=about.turns,
+        )
+        if graded.repeats:
+            metadata = metadata.adding(repeats=graded.repeats)
         return Score(
-            value=score_value({k: (c["completed"], c["total"]) for k, c in counts.items()}),
-            answer=f"{counts['overall']['completed']}/{counts['overall']['total']} items",
+            value=ScoreValue.of(
+                {k: (c.completed, c.total) for k, c in counts.items()}
+            ).stored(),
+            answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
             explanation=checklist_text(verdicts, record.rubric.items()),
-            metadata={
-                "items": graded.items,
-                "counts": counts,
-                "unjudged": sum(not v.judged for v in verdicts),
-                "ignored_keys": graded.ignored,
-                "conflicts": graded.conflicts,
-                "reasoning": graded.reasoning,
-                **about,
-                **({"repeats": graded.repeats} if graded.repeats else {}),
-            },
+            metadata=metadata.stored(),
         )
 
     return score
 
 
-def unscored(reason: str, why: str, metadata: dict[str, Any]) -> Score:
+def unscored(reason: str, why: str, metadata: ScoreMetadata) -> Score:
     """Inspect's unscored score for a sample, with ``why`` shown and kept in the metadata."""
+    noted = metadata.adding(unscored=reason, unscored_why=why)
     return Score.unscored(
-        reason=reason,
-        explanation=f"Not scored ({reason}): {why}",
-        metadata={**metadata, "unscored": reason, "unscored_why": why},
+        reason=reason, explanation=f"Not scored ({reason}): {why}", metadata=noted.stored()
     )

@@ -14,6 +14,8 @@ import logging
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
+from inspect_medsp.record.read import NotMedSP, run_of
+
 logger = logging.getLogger(__name__)
 
 NOT_MODELS = frozenset({"mockllm", "none", "medsp"})
@@ -37,30 +39,13 @@ def self_preference(clinician: str, grader: str) -> str | None:
     )
 
 
-def graders_of(log: EvalLog) -> list[str]:
-    """The grader models a MedSP log names: the samples' graders, else the role, else judge."""
-    found = {
-        str(grader)
-        for sample in log.samples or []
-        for score in [(sample.scores or {}).get("medsp_rubric")]
-        if score is not None
-        for grader in [(score.metadata or {}).get("grader")]
-        if grader
-    }
-    if found:
-        return sorted(found)
-    role = (log.eval.model_roles or {}).get("grader")
-    if role is not None and not isinstance(role, list):
-        return [role.model]
-    judge = (log.eval.metadata or {}).get("medsp_judge")
-    return [str(judge)] if judge else []
-
-
 def self_preference_lines(log: EvalLog) -> list[str]:
     """The self-preference warnings of a MedSP log (none for another task's log)."""
-    if "medsp_judge" not in (log.eval.metadata or {}):
+    try:
+        run = run_of(log, require_scores=False)
+    except NotMedSP:
         return []
-    lines = [self_preference(log.eval.model, grader) for grader in graders_of(log)]
+    lines = [self_preference(run.model, grader) for grader in run.graders]
     return [f"MedSP: {line}" for line in lines if line]
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import logging
-import math
-from collections.abc import Mapping
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
-SCORER = "medsp_rubric"
+from inspect_medsp.record.score import SCORER, ScoreValue
+
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
 RE_RUN = "inspect eval {task} --sample-id {ids}"
 
@@ -28,11 +27,11 @@ def unscored_line(log: EvalLog) -> str | None:
         if reduction.scorer != SCORER:
             continue
         for sample in reduction.samples:
-            value = sample.value
-            if isinstance(value, float) and math.isnan(value):
+            value = ScoreValue.read(sample.value)
+            if value is None:
                 missing[str(sample.sample_id)] = str(sample.reason or "unknown")
-            elif isinstance(value, Mapping) and value.get("unscored_epochs"):
-                partly.append(f"{sample.sample_id} ({value['unscored_epochs']} epoch(s))")
+            elif value.unscored_epochs:
+                partly.append(f"{sample.sample_id} ({value.unscored_epochs:g} epoch(s))")
     if not missing and not partly:
         return None
     location = log.location or "LOG"

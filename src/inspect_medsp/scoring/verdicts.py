@@ -28,13 +28,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES, Competency, RubricItem
-
-MatchedBy = Literal["exact", "normalised", "number", "other_competency", "unjudged"]
+from inspect_medsp.record.score import Conflict, MatchedBy, Reading, Verdict
 
 _REFERENCE = re.compile(
     r"^[\s*_`]*(?:(\[)\s*(\d+)\s*\]|#\s*(\d+)|item\s*#?\s*(\d+))(?!\d)"
@@ -58,43 +57,6 @@ NAMES_SHARE = 0.75
 """Share of the words after a number that must belong to another item for it to name that item."""
 NAMES_MARGIN = 0.25
 """... and by how much more than to the numbered item."""
-
-
-class Verdict(BaseModel):
-    """One rubric item's outcome."""
-
-    number: int
-    competency: Competency
-    text: str
-    met: bool
-    judged: bool
-    evidence: str = ""
-    matched_by: MatchedBy = "unjudged"
-    conflict: bool = False
-    """The grader gave this item both verdicts: counted as not met (see ``Conflict``)."""
-
-
-class Reading(BaseModel):
-    """One verdict for one item, as found in one reply."""
-
-    number: int
-    met: bool
-    evidence: str = ""
-    key: str
-    """Where it was found, ``"<competency>: <key>"``."""
-    matched_by: MatchedBy
-    reply: int = 0
-    """Which reply it came from: 0 for the first ask, 1 for the re-ask of missing items."""
-
-
-class Conflict(BaseModel):
-    """An item the grader marked both met and not met; it counts as ``counted_as``."""
-
-    number: int
-    competency: Competency
-    text: str
-    readings: list[Reading]
-    counted_as: bool = False
 
 
 class Matching(BaseModel):

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.models import Competency
-from inspect_medsp.encounter.replies import ActionStatus
+from inspect_medsp.record.replies import ActionStatus
 
 SCRIPTS_PACKAGE = "inspect_medsp.scripted"
 

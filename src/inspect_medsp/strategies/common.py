@@ -23,11 +23,11 @@ from inspect_ai.model import (
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from inspect_medsp.encounter.records import Trajectory
-from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import RoleResult
-from inspect_medsp.encounter.strategy_log import CallSpend, Draft, StrategyStep
 from inspect_medsp.jsonreply import NotJSONError, extract_json_object
+from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record.strategy_log import CallSpend, Draft, StrategyStep
+from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.strategies.settings import StrategySettings
 from inspect_medsp.templates import render
 

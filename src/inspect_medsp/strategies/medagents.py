@@ -25,11 +25,10 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ge
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from inspect_medsp.encounter.records import Trajectory
-from inspect_medsp.encounter.replies import ClinicianReply
 from inspect_medsp.encounter.roles import CLINICIAN, RoleResult, generate_json
 from inspect_medsp.encounter.solver import ClinicianPolicy
-from inspect_medsp.encounter.strategy_log import (
+from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record.strategy_log import (
     Advice,
     ConsensusRound,
     MedAgentsTurn,
@@ -38,6 +37,7 @@ from inspect_medsp.encounter.strategy_log import (
     SpecialistVote,
     Vote,
 )
+from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.strategies.common import (
     Ledger,
     adviser_input,

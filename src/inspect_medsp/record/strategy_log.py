@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.record.replies import ClinicianReply
 
 Vote = Literal["agree", "disagree", "abstain"]
 """A specialist's vote on a proposed turn (``abstain`` when its reply was unusable)."""

@@ -11,13 +11,13 @@ from typing import Any, Literal
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 
-from inspect_medsp.encounter.replies import (
+from inspect_medsp.record.replies import (
     ActionStatus,
     ClinicianReply,
     EnvironmentReply,
     PatientReply,
 )
-from inspect_medsp.encounter.strategy_log import StrategyStep
+from inspect_medsp.record.strategy_log import StrategyStep
 
 RoleName = Literal["clinician", "patient", "environment"]
 ROLE_NAMES: tuple[RoleName, ...] = ("clinician", "patient", "environment")
@@ -48,9 +48,23 @@ class ReplyHealth(BaseModel):
     degraded: int = 0
 
     @property
+    def total(self) -> int:
+        """Replies counted."""
+        return self.clean + self.repaired + self.retried + self.degraded
+
+    @property
     def malformed(self) -> int:
-        """Replies that were not clean JSON of the contract on the first try."""
+        """Replies that were not clean JSON of the contract on the first try, used in the end."""
         return self.repaired + self.retried
+
+    def plus(self, other: ReplyHealth) -> ReplyHealth:
+        """The counts of both."""
+        return ReplyHealth(
+            clean=self.clean + other.clean,
+            repaired=self.repaired + other.repaired,
+            retried=self.retried + other.retried,
+            degraded=self.degraded + other.degraded,
+        )
 
 
 class TranscriptEntry(BaseModel):

@@ -1,0 +1,30 @@
+"""What a MedSP run writes and how it is read back: the one seam between what runs (data,
+encounter, strategies, scoring, tasks) and what reads (report, estimate's bill, end-of-run
+hooks).
+
+- ``trajectory``, ``replies``, ``strategy_log``: the recorded encounter in the sample store.
+- ``score``: the score value and metadata; ``task``: the task metadata.
+- ``grader``: which model grades, decided once.
+- ``read``: :func:`read_log`, typed runs and samples of any log this package wrote.
+
+Every stored name lives here; ``docs/log-schema.md`` lists them.
+"""
+
+from inspect_medsp.record.read import MedspRun, MedspSample, NotMedSP, read_log, run_of
+from inspect_medsp.record.score import ScoreMetadata, ScoreValue
+from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
+
+__all__ = [
+    "MedspRun",
+    "MedspSample",
+    "NotMedSP",
+    "ReplyHealth",
+    "ScoreMetadata",
+    "ScoreValue",
+    "TaskMetadata",
+    "Trajectory",
+    "TurnRecord",
+    "read_log",
+    "run_of",
+]

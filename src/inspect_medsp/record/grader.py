@@ -1,0 +1,40 @@
+"""Which model grades: decided here once, recorded with every score, read back from it.
+
+While a sample runs, :func:`grader_model` decides: the ``grader`` role bound for the eval or
+the re-score (``--model-role grader=...``), else the grader the encounter recorded when it was
+played (so ``inspect score`` without a role re-grades with the same model), else the task's
+judge. The scorer stores its name in the score metadata (``grader``); a reader takes it from
+there with :func:`graders_named`, and only a log none of whose samples names one falls back to
+the role bound in the log, then to the task's judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from inspect_ai.model import Model, get_model
+
+GRADER_ROLE = "grader"
+"""The Inspect model role of the rubric evaluator."""
+
+
+def grader_model(judge: str, recorded: Mapping[str, str] | None = None) -> Model:
+    """The model that grades the current sample.
+
+    Args:
+        judge: The task's judge (``-T judge``), the last fallback.
+        recorded: The role models the sample's encounter recorded (``Trajectory.role_models``).
+    """
+    chosen = (recorded or {}).get(GRADER_ROLE) or judge
+    return get_model(role=GRADER_ROLE, default=chosen)
+
+
+def graders_named(
+    sample_graders: Iterable[str | None], bound: str | None, judge: str
+) -> list[str]:
+    """The graders of a log, sorted: those its samples' scores name, else the ``grader`` role
+    bound in the log (``bound``), else the task's judge."""
+    found = sorted({g for g in sample_graders if g})
+    if found:
+        return found
+    return [bound or judge]

@@ -1,0 +1,232 @@
+"""Read a MedSP log into typed runs and samples: the one way the report, the agreement
+commands, the estimate's bill and the end-of-run hooks read what a run wrote.
+
+Any log this package wrote reads, whatever its schema version: an older log's missing keys
+take their defaults (see ``record.score`` and ``record.task``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_samples
+from inspect_ai.model import ModelUsage
+from pydantic import BaseModel, ConfigDict, Field
+
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data.scenarios import CASE_META_FIELDS
+from inspect_medsp.record.grader import GRADER_ROLE, graders_named
+from inspect_medsp.record.score import SCORER, ScoreMetadata, ScoreValue
+from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.record.trajectory import Trajectory
+
+HEAVY_FIELDS = frozenset({"messages", "events", "attachments"})
+"""Sample fields a reader rarely needs (the bulk of a log); ``events`` are read on request."""
+
+CLINICIAN = "clinician"
+"""The name of the model without a role (the model under test) in per-role counts."""
+
+
+class NotMedSP(ValueError):
+    """A readable Inspect log that is not a MedSP run."""
+
+
+class SampleMetadata(BaseModel):
+    """A MedSP sample's metadata: its ids, its case's metadata and its whole record."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    case_id: str | None = None
+    scenario: str | None = None
+    rubric_items: int | None = None
+    specialty: str | None = None
+    """The scenario's specialty (from the data or a specialties file), if labelled."""
+    specialty_source: str | None = None
+    """``data``, or the model that classified the scenario."""
+    record: SampleRecord | None = Field(
+        default=None, validation_alias=METADATA_KEY, serialization_alias=METADATA_KEY
+    )
+    """The scenario and its frozen rubric (``medsp``)."""
+
+    def case_meta(self) -> dict[str, str]:
+        """The case metadata the sample carries (department, urgency ...), non-empty only."""
+        extra = self.model_extra or {}
+        return {k: str(extra[k]) for k in CASE_META_FIELDS if extra.get(k)}
+
+
+class MedspScore(BaseModel):
+    """A sample's MedSP score: its value (None when unscored) and its metadata."""
+
+    value: ScoreValue | None
+    metadata: ScoreMetadata
+    reason: str | None = None
+    """Why it is unscored (Inspect's unscored reason, else the metadata's)."""
+
+    @property
+    def scored(self) -> bool:
+        return self.value is not None
+
+
+class MedspSample(BaseModel):
+    """One logged sample (scenario and epoch) of a MedSP run."""
+
+    id: str
+    epoch: int = 1
+    metadata: SampleMetadata
+    store: dict[str, Any] = Field(default_factory=dict)
+    """The sample store as logged (the Trajectory's keys and any others)."""
+    trajectory: Trajectory | None = None
+    """The recorded encounter (None when the sample stopped before it began)."""
+    score: MedspScore | None = None
+    error: str | None = None
+    model_usage: dict[str, ModelUsage] = Field(default_factory=dict)
+    role_usage: dict[str, ModelUsage] = Field(default_factory=dict)
+    calls: dict[str, int] | None = None
+    """Model calls per role (``clinician`` for the model without one), when events were read."""
+
+    @property
+    def case_id(self) -> str:
+        return self.metadata.case_id or self.id.split("/")[0]
+
+    @property
+    def grader(self) -> str | None:
+        """The model that graded this sample, as its score records it."""
+        return self.score.metadata.grader if self.score is not None else None
+
+
+class MedspRun(BaseModel):
+    """One MedSP log: how the run was set up, its metrics, and its samples."""
+
+    path: str
+    task: str
+    created: str
+    status: str
+    model: str
+    """The model under test (the clinician)."""
+    grader_role: str | None = None
+    """The model bound to the ``grader`` role for the run, if one was."""
+    task_metadata: TaskMetadata
+    metrics: dict[str, float] | None = None
+    """The log's own metrics of the MedSP score (None if it has none)."""
+    samples: list[MedspSample] = Field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name
+
+    @property
+    def graders(self) -> list[str]:
+        """Every model that graded the run (see ``record.grader``)."""
+        return graders_named(
+            (s.grader for s in self.samples), self.grader_role, self.task_metadata.judge
+        )
+
+    @property
+    def grader(self) -> str:
+        """The graders as one label (``a + b`` when they differ between samples)."""
+        return " + ".join(self.graders)
+
+
+def read_sample(sample: EvalSample) -> MedspSample:
+    """The typed view of one logged sample."""
+    score = (sample.scores or {}).get(SCORER)
+    medsp_score = None
+    if score is not None:
+        metadata = ScoreMetadata.read(score.metadata)
+        value = ScoreValue.read(score.value)
+        reason = None if value else str(score.reason or metadata.unscored or "unscored")
+        medsp_score = MedspScore(value=value, metadata=metadata, reason=reason)
+    store = dict(sample.store or {})
+    return MedspSample(
+        id=str(sample.id),
+        epoch=sample.epoch,
+        metadata=SampleMetadata.model_validate(sample.metadata or {}),
+        store=store,
+        trajectory=Trajectory.of(store),
+        score=medsp_score,
+        error=sample.error.message if sample.error is not None else None,
+        model_usage=dict(sample.model_usage or {}),
+        role_usage=dict(sample.role_usage or {}),
+        calls=_calls(sample) if sample.events else None,
+    )
+
+
+def _calls(sample: EvalSample) -> dict[str, int]:
+    calls: dict[str, int] = {}
+    for event in sample.events:
+        if event.event == "model":
+            key = event.role or CLINICIAN
+            calls[key] = calls.get(key, 0) + 1
+    return calls
+
+
+def task_metadata(log: EvalLog) -> TaskMetadata | None:
+    """The MedSP task metadata of a log (header enough); None for another task's log."""
+    return TaskMetadata.read(log.eval.metadata)
+
+
+def run_of(
+    log: EvalLog, samples: Iterable[EvalSample] | None = None, *, require_scores: bool = True
+) -> MedspRun:
+    """The typed run of a log read in memory (its own samples unless ``samples`` are given).
+
+    Raises:
+        NotMedSP: The log is an Inspect log of some other task (with ``require_scores``, also
+            when it has samples, none of which has a MedSP score or an error).
+    """
+    metadata = task_metadata(log)
+    if metadata is None:
+        raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
+    read = [read_sample(s) for s in (log.samples or [] if samples is None else samples)]
+    unscoreable = read and not any(s.score for s in read) and not all(s.error for s in read)
+    if require_scores and unscoreable:
+        raise NotMedSP(f"not a MedSP log: no sample has a {SCORER} score")
+    role = (log.eval.model_roles or {}).get(GRADER_ROLE)
+    if isinstance(role, list):
+        role = role[0] if role else None
+    return MedspRun(
+        path=log.location or "",
+        task=log.eval.task,
+        created=str(log.eval.created),
+        status=log.status,
+        model=log.eval.model,
+        grader_role=role.model if role is not None else None,
+        task_metadata=metadata,
+        metrics=_metrics(log),
+        samples=read,
+    )
+
+
+def read_log(path: str | Path, *, events: bool = False) -> MedspRun:
+    """Read a MedSP log file: header, then every sample (without messages; with model events
+    only when ``events``, for the per-role call counts).
+
+    Raises:
+        NotMedSP: The log is an Inspect log of some other task.
+    """
+    header = read_eval_log(str(path), header_only=True)
+    if task_metadata(header) is None:
+        raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
+    skipped = HEAVY_FIELDS - {"events"} if events else HEAVY_FIELDS
+    samples = read_eval_log_samples(
+        str(path), all_samples_required=False, exclude_fields=set(skipped)
+    )
+    run = run_of(header, samples)
+    return run.model_copy(update={"path": str(path)})
+
+
+def _metrics(log: EvalLog) -> dict[str, float] | None:
+    if log.results is None:
+        return None
+    for score in log.results.scores:
+        if score.name == SCORER or score.scorer == SCORER:
+            return {k: float(m.value) for k, m in score.metrics.items()}
+    return None
+
+
+def is_medsp(metadata: Mapping[str, Any] | None) -> bool:
+    """Whether task metadata is a MedSP task's."""
+    return TaskMetadata.read(metadata) is not None
