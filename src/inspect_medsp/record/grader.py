@@ -29,9 +29,7 @@ def grader_model(judge: str, recorded: Mapping[str, str] | None = None) -> Model
     return get_model(role=GRADER_ROLE, default=chosen)
 
 
-def graders_named(
-    sample_graders: Iterable[str | None], bound: str | None, judge: str
-) -> list[str]:
+def graders_named(sample_graders: Iterable[str | None], bound: str | None, judge: str) -> list[str]:
     """The graders of a log, sorted: those its samples' scores name, else the ``grader`` role
     bound in the log (``bound``), else the task's judge."""
     found = sorted({g for g in sample_graders if g})

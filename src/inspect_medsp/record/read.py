@@ -51,6 +51,12 @@ class SampleMetadata(BaseModel):
     )
     """The scenario and its frozen rubric (``medsp``)."""
 
+    @classmethod
+    def read_summary(cls, metadata: Mapping[str, Any] | None) -> SampleMetadata:
+        """The metadata as Inspect's sample summary keeps it (without the record, which it
+        drops for its size)."""
+        return cls.model_validate({k: v for k, v in (metadata or {}).items() if k != METADATA_KEY})
+
     def case_meta(self) -> dict[str, str]:
         """The case metadata the sample carries (department, urgency ...), non-empty only."""
         extra = self.model_extra or {}

@@ -185,6 +185,10 @@ class ScoreValue(BaseModel):
         return None
 
 
+SUMMARY_FIELDS = ("schema_version", "unjudged", "grader", "end", "turns", "unscored")
+"""Scalar fields of :class:`ScoreMetadata`, the ones a sample summary keeps whole."""
+
+
 class ScoreMetadata(BaseModel):
     """What a MedSP score's metadata holds: the verdicts and what they were given about.
 
@@ -230,6 +234,13 @@ class ScoreMetadata(BaseModel):
     def read(cls, metadata: Mapping[str, Any] | None) -> ScoreMetadata:
         """The metadata of a MedSP score of any version."""
         return cls.model_validate(dict(metadata or {}))
+
+    @classmethod
+    def read_summary(cls, metadata: Mapping[str, Any] | None) -> ScoreMetadata:
+        """The scalar fields of the metadata, as Inspect's sample summaries keep them (they
+        drop values over 1k, such as the items)."""
+        kept = {k: v for k, v in (metadata or {}).items() if k in SUMMARY_FIELDS}
+        return cls.model_validate(kept)
 
     def adding(self, **fields: Any) -> ScoreMetadata:
         """This metadata with ``fields`` given too (so they are stored)."""

@@ -1,0 +1,123 @@
+"""Columns for Inspect's ``samples_df``: one typed column per MedSP score key.
+
+```python
+from inspect_ai.analysis import SampleSummary, samples_df
+from inspect_medsp.analysis import MedspColumns
+
+df = samples_df("logs/", columns=SampleSummary + MedspColumns)
+df.groupby("model")[["medsp_overall", "medsp_PC", "medsp_MK"]].mean()
+```
+
+Every column is read from the sample summaries (no full sample is loaded) through
+``inspect_medsp.record``, so it is the score the log holds: ``medsp_overall`` and
+``medsp_PC`` ... ``medsp_PROF`` (completion; empty where the rubric lacks the competency or
+the sample is unscored), ``medsp_<key>_completed`` and ``medsp_<key>_total`` (item counts),
+``medsp_unscored`` (why the sample has no score, empty when scored), ``medsp_end`` (how the
+encounter ended), ``medsp_turns``, ``medsp_grader`` (the model that graded) and
+``medsp_specialty``. pandas and pyarrow come with the ``analysis`` extra
+(``pip install "inspect-medsp[analysis]"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspect_ai.analysis import Column, SampleColumn
+from inspect_ai.log import EvalSample, EvalSampleSummary
+from inspect_ai.scorer import Score
+
+from inspect_medsp.record.read import SampleMetadata
+from inspect_medsp.record.score import KEYS, SCORER, ScoreMetadata, ScoreValue
+
+PREFIX = "medsp_"
+"""The prefix of every MedSP column."""
+
+Sample = EvalSampleSummary | EvalSample
+
+
+def _score(sample: Sample) -> Score | None:
+    return (sample.scores or {}).get(SCORER)
+
+
+def _value(sample: Sample) -> ScoreValue | None:
+    score = _score(sample)
+    return ScoreValue.read(score.value) if score is not None else None
+
+
+def _about(sample: Sample) -> ScoreMetadata | None:
+    score = _score(sample)
+    return ScoreMetadata.read_summary(score.metadata) if score is not None else None
+
+
+def _completion(key: str) -> Callable[[Sample], float | None]:
+    def read(sample: Sample) -> float | None:
+        value = _value(sample)
+        return value.completion(key) if value is not None else None
+
+    return read
+
+
+def _count(key: str, which: int) -> Callable[[Sample], int | None]:
+    def read(sample: Sample) -> int | None:
+        value = _value(sample)
+        counts = value.counts(key) if value is not None else None
+        return round(counts[which]) if counts is not None else None
+
+    return read
+
+
+def unscored_reason(sample: Sample) -> str:
+    """Why the sample has no MedSP score (``encounter_incomplete``, ``grader_failed``,
+    ``error`` for a sample that stopped on an error, ``no score``); empty when scored."""
+    if _value(sample) is not None:
+        return ""
+    score = _score(sample)
+    if score is not None:
+        about = ScoreMetadata.read_summary(score.metadata)
+        return str(score.reason or about.unscored or "unscored")
+    return "error" if sample.error else "no score"
+
+
+def _end(sample: Sample) -> str | None:
+    about = _about(sample)
+    return about.end if about is not None else None
+
+
+def _turns(sample: Sample) -> int | None:
+    about = _about(sample)
+    return about.turns if about is not None else None
+
+
+def _grader(sample: Sample) -> str | None:
+    about = _about(sample)
+    return about.grader if about is not None else None
+
+
+def _specialty(sample: Sample) -> str | None:
+    return SampleMetadata.read_summary(sample.metadata).specialty or None
+
+
+def _columns() -> list[Column]:
+    columns: list[Column] = [
+        SampleColumn(f"{PREFIX}{key}", path=_completion(key), type=float, full=False)
+        for key in KEYS
+    ]
+    for key in KEYS:
+        columns += [
+            SampleColumn(f"{PREFIX}{key}_completed", path=_count(key, 0), type=int, full=False),
+            SampleColumn(f"{PREFIX}{key}_total", path=_count(key, 1), type=int, full=False),
+        ]
+    return [
+        *columns,
+        SampleColumn(f"{PREFIX}unscored", path=unscored_reason, type=str, full=False),
+        SampleColumn(f"{PREFIX}end", path=_end, type=str, full=False),
+        SampleColumn(f"{PREFIX}turns", path=_turns, type=int, full=False),
+        SampleColumn(f"{PREFIX}grader", path=_grader, type=str, full=False),
+        SampleColumn(f"{PREFIX}specialty", path=_specialty, type=str, full=False),
+    ]
+
+
+MedspColumns: list[Column] = _columns()
+"""The MedSP columns, to add to Inspect's: ``columns=SampleSummary + MedspColumns``."""
+
+__all__ = ["MedspColumns", "unscored_reason"]

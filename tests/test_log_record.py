@@ -1,0 +1,151 @@
+"""What a run writes is the record's models, and every log this package wrote reads back typed:
+a log of schema version 1 (written before the record seam) reads as a fresh one does, and
+Inspect's ``samples_df`` gets one column per score key, equal to the score values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+
+from inspect_medsp import medsp_demo
+from inspect_medsp.record import MedspRun, ScoreMetadata, ScoreValue, TaskMetadata, read_log
+from inspect_medsp.record.score import KEYS, LEGACY_SCHEMA, SCORE_SCHEMA
+from inspect_medsp.record.task import TASK_SCHEMA
+from inspect_medsp.report.collect import run_log
+
+SCRIPTED = "medsp/scripted"
+SCENARIO = "demo_anaphylaxis/*"
+LEGACY_LOG = Path(__file__).parent / "fixtures" / "schema1_demo_repeats.eval"
+"""A scripted demo run of the anaphylaxis scenario with two grading repeats
+(``grader_samples=2``), written by the package before the record seam (schema version 1)."""
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
+    """The run the legacy log recorded, made again by this version."""
+    [log] = eval(
+        medsp_demo(scenarios=SCENARIO, judge=SCRIPTED, grader_samples=2),
+        model=SCRIPTED,
+        log_dir=str(tmp_path_factory.mktemp("fresh")),
+        display="none",
+    )
+    assert log.status == "success"
+    return log
+
+
+@pytest.fixture(scope="module")
+def cut_short(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
+    """A run whose encounter hits a message limit, so its sample is unscored."""
+    [log] = eval(
+        medsp_demo(scenarios="demo_bad_news/*", judge=SCRIPTED),
+        model=SCRIPTED,
+        log_dir=str(tmp_path_factory.mktemp("short")),
+        display="none",
+        message_limit=4,
+    )
+    return log
+
+
+def test_a_log_of_schema_version_1_reads_as_this_versions_log(fresh: EvalLog) -> None:
+    old, new = read_log(LEGACY_LOG), read_log(str(fresh.location))
+    assert old.task_metadata.schema_version == LEGACY_SCHEMA
+    assert new.task_metadata.schema_version == TASK_SCHEMA
+    [was], [now] = old.samples, new.samples
+    assert was.score is not None and now.score is not None
+    assert was.score.metadata.schema_version == LEGACY_SCHEMA
+    assert now.score.metadata.schema_version == SCORE_SCHEMA
+    # the same numbers, the same verdicts with every repeat's vote, the same grader and end
+    assert was.score.value == now.score.value
+    assert was.score.metadata.items == now.score.metadata.items
+    assert [i.votes for i in now.score.metadata.items] == [
+        [i.met] * 2 for i in was.score.metadata.items
+    ]
+    assert was.score.metadata.repeats == now.score.metadata.repeats
+    assert was.score.metadata.counts == now.score.metadata.counts
+    assert (old.grader, old.metrics) == (new.grader, new.metrics)
+    assert was.trajectory is not None and now.trajectory is not None
+    assert was.trajectory.turns == now.trajectory.turns
+    # and the report reads both the same
+    report_old, report_new = run_log(old), run_log(new)
+    assert report_old.samples == report_new.samples
+    assert report_old.label == report_new.label
+
+
+def test_a_run_writes_exactly_what_the_models_declare(fresh: EvalLog, cut_short: EvalLog) -> None:
+    for log in (fresh, cut_short):
+        task = TaskMetadata.read(log.eval.metadata)
+        assert task is not None and not task.model_extra
+        assert task.stored() == log.eval.metadata
+        for sample in log.samples or []:
+            score = (sample.scores or {})["medsp_rubric"]
+            meta = ScoreMetadata.read(score.metadata)
+            assert not meta.model_extra
+            assert meta.stored() == score.metadata
+            value = ScoreValue.read(score.value)
+            if value is not None:
+                assert not value.model_extra
+                assert value.stored() == score.value
+
+
+def test_an_unscored_sample_reads_with_its_reason(cut_short: EvalLog) -> None:
+    run = read_log(str(cut_short.location))
+    [sample] = run.samples
+    assert sample.score is not None and sample.score.value is None
+    assert sample.score.reason == "encounter_incomplete"
+    assert sample.score.metadata.end == "limit"
+    assert sample.trajectory is not None and sample.trajectory.end == "limit"
+
+
+def medsp_columns_equal_scores(run: MedspRun, rows: list[dict[str, object]]) -> int:
+    """Check each row's ``medsp_*`` columns against the sample's score; count the cells."""
+    checked = 0
+    by_key = {(s.id, s.epoch): s for s in run.samples}
+    for row in rows:
+        sample = by_key[(str(row["id"]), int(str(row["epoch"])))]
+        score = sample.score
+        assert score is not None
+        expected: dict[str, object] = {
+            "medsp_unscored": score.reason or "",
+            "medsp_end": score.metadata.end,
+            "medsp_turns": score.metadata.turns,
+            "medsp_grader": score.metadata.grader,
+            "medsp_specialty": sample.metadata.specialty,
+        }
+        for key in KEYS:
+            value = score.value
+            counts = value.counts(key) if value is not None else None
+            expected[f"medsp_{key}"] = value.completion(key) if value is not None else None
+            expected[f"medsp_{key}_completed"] = counts[0] if counts else None
+            expected[f"medsp_{key}_total"] = counts[1] if counts else None
+        for column, want in expected.items():
+            got = row[column]
+            got = None if got is None or got != got else got  # NA and NaN read as None
+            assert got == want, (sample.id, column, got, want)
+            checked += 1
+    return checked
+
+
+def test_samples_df_gives_one_column_per_score_key(fresh: EvalLog, cut_short: EvalLog) -> None:
+    pytest.importorskip("pandas", reason="needs the analysis extra: pip install -e '.[analysis]'")
+    from inspect_ai.analysis import SampleSummary, samples_df
+
+    from inspect_medsp.analysis import MedspColumns
+
+    paths = [str(LEGACY_LOG), str(fresh.location), str(cut_short.location)]
+    df = samples_df(paths, columns=SampleSummary + MedspColumns)
+    assert len(df) == 3
+    medsp = [c for c in df.columns if c.startswith("medsp_")]
+    assert len(medsp) == len(KEYS) * 3 + 5
+    checked = 0
+    for path in paths:
+        run = read_log(path)
+        rows = df[df["log"] == path].to_dict("records")
+        checked += medsp_columns_equal_scores(run, rows)
+    assert checked == 3 * len(medsp)
+    # the columns are typed: completion is a float column, the counts are numbers
+    assert str(df["medsp_overall"].dtype).startswith("double")
+    assert df.loc[df["medsp_unscored"] == "", "medsp_overall"].notna().all()
+    assert list(df.loc[df["medsp_unscored"] != "", "medsp_unscored"]) == ["encounter_incomplete"]
