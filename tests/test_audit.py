@@ -10,9 +10,9 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.util._store import Store
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.audit.models import SimulationAudit
 from inspect_medsp.audit.review import harness_counts
 from inspect_medsp.audit.scorer import medsp_simulation_audit
+from inspect_medsp.record.audit import SimulationAudit
 from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
 from inspect_medsp.strategies import StrategySettings

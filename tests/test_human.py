@@ -18,7 +18,7 @@ from inspect_ai.util._store import Store
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.encounter.engine import SILENT_TO_PATIENT
-from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.scripted.scripts import ClinicianTurn, load_scripts
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task

@@ -25,9 +25,9 @@ LEGACY_LOG = Path(__file__).parent / "fixtures" / "schema1_demo_repeats.eval"
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
-    """The run the legacy log recorded, made again by this version."""
+    """The run the legacy log recorded, made again by this version (and audited)."""
     [log] = eval(
-        medsp_demo(scenarios=SCENARIO, judge=SCRIPTED, grader_samples=2),
+        medsp_demo(scenarios=SCENARIO, judge=SCRIPTED, grader_samples=2, audit=True),
         model=SCRIPTED,
         log_dir=str(tmp_path_factory.mktemp("fresh")),
         display="none",
@@ -68,9 +68,14 @@ def test_a_log_of_schema_version_1_reads_as_this_versions_log(fresh: EvalLog) ->
     assert (old.grader, old.metrics) == (new.grader, new.metrics)
     assert was.trajectory is not None and now.trajectory is not None
     assert was.trajectory.turns == now.trajectory.turns
+    # the simulator audit, a second score, reads typed too
+    assert was.audit is None and now.audit is not None
+    assert now.audit.auditor == SCRIPTED and now.audit.turns == now.trajectory.turn_count
     # and the report reads both the same
     report_old, report_new = run_log(old), run_log(new)
-    assert report_old.samples == report_new.samples
+    [row_old], [row_new] = report_old.samples, report_new.samples
+    assert row_old.model_dump(exclude={"tokens"}) == row_new.model_dump(exclude={"tokens"})
+    assert row_old.tokens == {r: n for r, n in row_new.tokens.items() if r != "auditor"}
     assert report_old.label == report_new.label
 
 

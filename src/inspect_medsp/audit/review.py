@@ -6,7 +6,10 @@ import re
 
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
 
-from inspect_medsp.audit.models import (
+from inspect_medsp.audit.render import audit_record, role_words
+from inspect_medsp.data.models import Packets
+from inspect_medsp.encounter.roles import Contract, RoleResult, generate_json
+from inspect_medsp.record.audit import (
     KINDS,
     NOT_IN_MATERIALS,
     AuditReply,
@@ -15,9 +18,6 @@ from inspect_medsp.audit.models import (
     RawFinding,
     Rejected,
 )
-from inspect_medsp.audit.render import audit_record, role_words
-from inspect_medsp.data.models import Packets
-from inspect_medsp.encounter.roles import Contract, RoleResult, generate_json
 from inspect_medsp.record.trajectory import ROLE_NAMES, Trajectory
 from inspect_medsp.templates import render
 

@@ -20,15 +20,16 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from inspect_medsp.audit.models import Finding, SimulationAudit, verdict_of
 from inspect_medsp.audit.review import ask_auditor, harness_counts, place
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.record.audit import AUDIT_SCORER, Finding, SimulationAudit, verdict_of
+from inspect_medsp.record.grader import default_grader
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.scoring.metrics import case_of
 
-SCORER_NAME = "medsp_simulation_audit"
+SCORER_NAME = AUDIT_SCORER
 AUDITOR_ROLE = "auditor"
 
 VALUE_KEYS = (
@@ -166,7 +167,7 @@ def medsp_simulation_audit(
     async def score(state: TaskState, target: Target) -> Score:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
         traj = Trajectory(store=state.store)
-        model = get_model(role=AUDITOR_ROLE, default=traj.role_models.get("grader") or judge)
+        model = get_model(role=AUDITOR_ROLE, default=default_grader(judge, traj.role_models))
         about: dict[str, Any] = {"auditor": str(model), "turns": traj.turn_count, "end": traj.end}
         if not traj.turns:
             return _unscored("no_turns", "the encounter has no recorded turns to audit", about)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.markup import escape
 
-from inspect_medsp.encounter.replies import ClinicianReply
+from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.templates import render
 
 HISTORY = "/history"

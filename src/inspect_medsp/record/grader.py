@@ -18,6 +18,12 @@ GRADER_ROLE = "grader"
 """The Inspect model role of the rubric evaluator."""
 
 
+def default_grader(judge: str, recorded: Mapping[str, str] | None = None) -> str:
+    """The grader when no ``grader`` role is bound: the one the encounter recorded, else the
+    task's judge (also the default of roles that follow the grader, such as the auditor)."""
+    return (recorded or {}).get(GRADER_ROLE) or judge
+
+
 def grader_model(judge: str, recorded: Mapping[str, str] | None = None) -> Model:
     """The model that grades the current sample.
 
@@ -25,8 +31,7 @@ def grader_model(judge: str, recorded: Mapping[str, str] | None = None) -> Model
         judge: The task's judge (``-T judge``), the last fallback.
         recorded: The role models the sample's encounter recorded (``Trajectory.role_models``).
     """
-    chosen = (recorded or {}).get(GRADER_ROLE) or judge
-    return get_model(role=GRADER_ROLE, default=chosen)
+    return get_model(role=GRADER_ROLE, default=default_grader(judge, recorded))
 
 
 def graders_named(sample_graders: Iterable[str | None], bound: str | None, judge: str) -> list[str]:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
+from inspect_medsp.record.audit import AUDIT_SCORER, SimulationAudit
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
 from inspect_medsp.record.score import SCORER, ScoreMetadata, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
@@ -92,6 +93,8 @@ class MedspSample(BaseModel):
     role_usage: dict[str, ModelUsage] = Field(default_factory=dict)
     calls: dict[str, int] | None = None
     """Model calls per role (``clinician`` for the model without one), when events were read."""
+    audit: SimulationAudit | None = None
+    """The simulator audit of the encounter, when the run audited it and could."""
 
     @property
     def case_id(self) -> str:
@@ -146,6 +149,7 @@ def read_sample(sample: EvalSample) -> MedspSample:
         reason = None if value else str(score.reason or metadata.unscored or "unscored")
         medsp_score = MedspScore(value=value, metadata=metadata, reason=reason)
     store = dict(sample.store or {})
+    audit = (sample.scores or {}).get(AUDIT_SCORER)
     return MedspSample(
         id=str(sample.id),
         epoch=sample.epoch,
@@ -157,7 +161,15 @@ def read_sample(sample: EvalSample) -> MedspSample:
         model_usage=dict(sample.model_usage or {}),
         role_usage=dict(sample.role_usage or {}),
         calls=_calls(sample) if sample.events else None,
+        audit=_audit(audit.metadata) if audit is not None else None,
     )
+
+
+def _audit(metadata: Mapping[str, Any] | None) -> SimulationAudit | None:
+    """The audit an audit score holds (None for an unscored one, which holds only why)."""
+    if not metadata or "unscored" in metadata:
+        return None
+    return SimulationAudit.model_validate(dict(metadata))
 
 
 def _calls(sample: EvalSample) -> dict[str, int]:

@@ -1,4 +1,5 @@
-"""What the simulator audit finds, as typed records kept in the score's metadata."""
+"""What the simulator audit finds, as typed records kept in its score's metadata, and the
+auditor's reply contract."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ KINDS: dict[AuditedRole, dict[str, str]] = {
     },
 }
 """The finding kinds the auditor may report, per audited role, with what each means."""
+
+AUDIT_SCORER = "medsp_simulation_audit"
+"""The name of the simulator audit's score in ``sample.scores``."""
 
 NOT_IN_MATERIALS = "not in the materials"
 
