@@ -12,12 +12,14 @@ from typing import Any
 from inspect_ai import Task
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from inspect_medsp.data.dataset import METADATA_KEY, rubric_report, select_ids
+from inspect_medsp.data.dataset import rubric_report, select_ids
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import Packets, SampleRecord, Scenario
 from inspect_medsp.data.rubrics import load_rubrics, load_subset
 from inspect_medsp.data.sources import resolve_upstream_root
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.record.read import SampleMetadata
+from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.strategies.settings import StrategySettings
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 
@@ -81,19 +83,22 @@ def from_task(name: str, args: dict[str, Any]) -> Selection:
     """
     check_args(name, args)
     task = task_function(name)(**args)
-    meta = task.metadata or {}
+    meta = TaskMetadata.read(task.metadata)
+    if meta is None or meta.max_turns is None:
+        raise MedSPDataError(f"task {name!r} is not a MedSP task (its metadata says nothing)")
     records = [
-        SampleRecord.model_validate(sample.metadata[METADATA_KEY])
+        record
         for sample in task.dataset
-        if sample.metadata is not None
+        for record in [SampleMetadata.model_validate(sample.metadata or {}).record]
+        if record is not None
     ]
     return Selection(
         name=task.dataset.name or name,
         records=records,
-        max_turns=int(meta["medsp_max_turns"]),
-        settings=StrategySettings.model_validate(meta["medsp_strategy"]),
-        judge=str(meta["medsp_judge"]),
-        protocol=str(meta.get("medsp_protocol", "turns")),
+        max_turns=meta.max_turns,
+        settings=StrategySettings.model_validate(meta.strategy),
+        judge=meta.judge,
+        protocol=meta.protocol,
     )
 
 
