@@ -4,10 +4,14 @@ as not comparable, a mostly failing run stopped, and bad role settings refused a
 from __future__ import annotations
 
 import logging
+import math
+import re
+import shlex
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, headline_metric, list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessage
 
 from inspect_medsp import medsp_demo
@@ -22,14 +26,17 @@ from tests.test_scoring import ANAPHYLAXIS, MET_A, encounter_scripts, per_case
 
 WIDE = 400
 """Console width for CLI runs, so one logical line is one printed line."""
+CONSOLE_COLUMNS = re.compile(r"^\s*(\[[^]]*\]\s*)?(WARNING|INFO)\s+|\s+\w+\.py:\d+\s*$")
+"""The time, level and source columns Inspect's console puts around a logged message."""
 
 
 def one_line_without_traceback(output: str, needle: str) -> str:
-    """The single output line holding ``needle``; the output must hold no traceback."""
+    """The single output line holding ``needle``, without the console's level and source
+    columns; the output must hold no traceback."""
     assert "Traceback" not in output, output
     lines = [line for line in output.splitlines() if needle in line]
     assert len(lines) == 1, output
-    return lines[0]
+    return CONSOLE_COLUMNS.sub("", lines[0]).strip()
 
 
 # --------------------------------------------------------------------------- published size
@@ -116,6 +123,8 @@ def test_a_mostly_failing_run_stops_and_an_isolated_error_does_not(
     if status == "success":
         assert errored == {ANAPHYLAXIS}
         assert log.results is not None and log.results.completed_samples == 2
+        metrics = log.results.scores[0].metrics  # the run summary: N of M scenarios
+        assert (metrics["scenarios"].value, metrics["published_scenarios"].value) == (2, 3)
     else:
         assert len(errored) >= 2
 
@@ -134,3 +143,60 @@ def test_a_judge_no_provider_can_make_is_one_line_at_load() -> None:
     assert "task parameter judge='nosuchprovider/x' is not accepted" in line
     assert "not recognized" in line
     assert "judge takes a model name provider/model" in line
+
+
+# --------------------------------------------------------------------------- end of the run
+
+
+def _demo_cli(log_dir: Path, *args: str) -> tuple[str, EvalLog]:
+    """``inspect eval`` of the scripted demo (two turns, one scenario), its output and log."""
+    result = inspect_cli(
+        "eval", "inspect_medsp/medsp_demo", "--model", "medsp/scripted",
+        "-T", "judge=medsp/scripted", "-T", "max_turns=2", "-T", "scenarios=demo_a*",
+        "--log-dir", str(log_dir), *args, columns=WIDE,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    [info] = list_eval_logs(str(log_dir))
+    return output, read_eval_log(info.name)
+
+
+def test_a_run_with_nothing_scored_keeps_its_headline_and_its_rerun_hint_can_be_pasted(
+    tmp_path: Path,
+) -> None:
+    """A token limit cuts the only encounter short: nothing is scored. The end of the run says
+    0 of 3, the headline stays macro, and the re-run hint, pasted, runs the same sample with
+    the same model, judge, grader role and parameters (without the limit)."""
+    output, log = _demo_cli(
+        tmp_path / "cut", "--model-role", "grader=mockllm/model", "--token-limit", "2000"
+    )
+
+    assert "Headline metric" not in output  # not even before the first sample is scored
+    resolved = headline_metric(log)
+    assert resolved is not None and resolved.name == "macro" and math.isnan(resolved.metric.value)
+    assert one_line_without_traceback(output, "published scenarios scored") == (
+        "MedSP-demo: 0 of 3 published scenarios scored (1 unscored); not comparable with the "
+        "published numbers"
+    )
+    command = one_line_without_traceback(output, "re-run: ").split("re-run: ", 1)[1]
+    assert command == (
+        "inspect eval inspect_medsp/medsp_demo --model medsp/scripted -T judge=medsp/scripted "
+        "-T 'scenarios=demo_a*' -T max_turns=2 --model-role grader=mockllm/model "
+        "--sample-id demo_anaphylaxis/scenario1"
+    )
+
+    pasted, rerun = _pasted(shlex.split(command)[1:], tmp_path / "rerun")
+
+    assert rerun.eval.model == "medsp/scripted"
+    assert rerun.samples is not None and [str(s.id) for s in rerun.samples] == [ANAPHYLAXIS]
+    score = (rerun.samples[0].scores or {})["medsp_rubric"]
+    assert score.reason == "grader_failed"  # it ran to the end; mockllm is no grader
+    assert "re-grade: inspect score" in pasted
+
+
+def _pasted(words: list[str], log_dir: Path) -> tuple[str, EvalLog]:
+    result = inspect_cli(*words, "--log-dir", str(log_dir), columns=WIDE)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    [info] = list_eval_logs(str(log_dir))
+    return output, read_eval_log(info.name)

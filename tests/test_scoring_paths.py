@@ -223,7 +223,10 @@ def test_an_encounter_cut_short_by_a_limit_is_unscored_not_zero(tmp_path: Path) 
     assert log.results is not None and log.results.scores[0].unscored_samples == 1
     line = unscored_line(log)
     assert line is not None
-    assert f"re-run: inspect eval inspect_medsp/medsp_demo --sample-id {ANAPHYLAXIS}" in line
+    assert line.endswith(
+        f"re-run: inspect eval inspect_medsp/medsp_demo --model mockllm/model -T judge={JUDGE} "
+        f"-T scenarios={ANAPHYLAXIS} --sample-id {ANAPHYLAXIS}"
+    )
 
     # re-scoring it does not turn it into a zero either
     rescored = rescore(log, grader)

@@ -127,8 +127,8 @@ def medsp_task(
     """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
     # "hooks enabled" start-up banner) out of evals of other packages' tasks.
-    for hooks in ("inspect_medsp.scoring.unscored", "inspect_medsp.scoring.selfpref"):
-        import_module(hooks)
+    for hooks in ("unscored", "coverage", "selfpref"):
+        import_module(f"inspect_medsp.scoring.{hooks}")
     roles = judged_roles(judge)
     records, report = load_records(
         scenario_root,
@@ -139,7 +139,8 @@ def medsp_task(
         data_revision=data_revision,
         rubric_revision=rubric_revision,
     )
-    report = report.model_copy(update={"published": published_scenarios(name)})
+    published = published_scenarios(name)
+    report = report.model_copy(update={"published": published})
     report.log()
     records, specialty_file = label_records(records, specialties, data_revision)
     return Task(

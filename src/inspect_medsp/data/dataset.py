@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import COMPETENCIES, Competency, Rubric, SampleRecord
+from inspect_medsp.data.published import PUBLISHED_KEY, published_scenarios
 from inspect_medsp.data.rubrics import RubricSet, load_rubrics, load_subset
 from inspect_medsp.data.scenarios import (
     CaseMeta,
@@ -297,8 +298,9 @@ def load_records(
     return records, report
 
 
-def record_to_sample(record: SampleRecord) -> Sample:
-    """One Inspect sample: input is the clinician's own materials, metadata the full record."""
+def record_to_sample(record: SampleRecord, published: int | None = None) -> Sample:
+    """One Inspect sample: input is the clinician's own materials, metadata the full record
+    (and the published size of its task, when known)."""
     scenario = record.scenario
     return Sample(
         id=scenario.id,
@@ -308,11 +310,14 @@ def record_to_sample(record: SampleRecord) -> Sample:
             "case_id": scenario.case_id,
             "scenario": scenario.scenario,
             "rubric_items": record.rubric.n_items,
+            **({PUBLISHED_KEY: published} if published is not None else {}),
             METADATA_KEY: record.model_dump(mode="json"),
         },
     )
 
 
 def build_dataset(records: Sequence[SampleRecord], name: str) -> MemoryDataset:
-    """An Inspect dataset of the records, in order."""
-    return MemoryDataset([record_to_sample(r) for r in records], name=name)
+    """An Inspect dataset of the records, in order; a task named as published (see
+    :mod:`inspect_medsp.data.published`) gives each sample its published size."""
+    published = published_scenarios(name)
+    return MemoryDataset([record_to_sample(r, published) for r in records], name=name)

@@ -21,6 +21,10 @@ PUBLISHED_SCENARIOS: dict[str, int] = {
 }
 """Scoreable scenarios of each task (by its dataset name) in the pinned inputs."""
 
+PUBLISHED_KEY = "medsp_published_scenarios"
+"""Sample metadata key holding the published size of the sample's task, so the run's metrics
+(which see samples, not the task) and a re-score can say "N of M"."""
+
 
 def published_scenarios(name: str) -> int | None:
     """The published size of the task whose dataset is ``name`` (None for any other)."""

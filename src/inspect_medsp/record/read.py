@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data.published import PUBLISHED_KEY
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
 from inspect_medsp.record.audit import AUDIT_SCORER, SimulationAudit
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
@@ -43,6 +44,10 @@ class SampleMetadata(BaseModel):
     case_id: str | None = None
     scenario: str | None = None
     rubric_items: int | None = None
+    published_scenarios: int | None = Field(
+        default=None, validation_alias=PUBLISHED_KEY, serialization_alias=PUBLISHED_KEY
+    )
+    """Scenarios of the sample's task as published (absent for a task of another name)."""
     specialty: str | None = None
     """The scenario's specialty (from the data or a specialties file), if labelled."""
     specialty_source: str | None = None

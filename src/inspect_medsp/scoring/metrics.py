@@ -21,6 +21,7 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data.published import PUBLISHED_KEY
 from inspect_medsp.record.score import KEYS, ScoreValue
 
 BOOTSTRAP_RESAMPLES = 1000
@@ -216,20 +217,38 @@ def _values(scores: Sequence[SampleScore]) -> list[ScoreValue]:
     return [v for s in scores for v in [ScoreValue.read(s.score.value)] if v is not None]
 
 
+def published_of(scores: Sequence[SampleScore]) -> int | None:
+    """The published size of the task the scores' samples belong to (None when unknown)."""
+    sizes = {
+        size
+        for s in scores
+        if isinstance(size := (s.sample_metadata or {}).get(PUBLISHED_KEY), int)
+    }
+    return sizes.pop() if len(sizes) == 1 else None
+
+
 @metric
 def medsp_summary() -> Metric:
     """The run's summary, short enough for a terminal: ``macro`` with its 95% interval,
     ``micro``, each competency's macro (``PC`` ... ``PROF``), the number of ``scenarios``
-    scored and, with several epochs, their stability (``epoch_sd``, ``verdict_flip_rate``).
+    scored (of ``published_scenarios``, the task's published size, which the samples carry)
+    and, with several epochs, their stability (``epoch_sd``, ``verdict_flip_rate``).
+
+    With nothing scored (yet: Inspect also computes it before the first sample is scored)
+    ``macro`` is NaN, so the headline is still ``macro``.
 
     Per-competency micro and every interval are in :func:`macro`, :func:`micro` and the
-    report (``medsp-report``)."""
+    report (``medsp-report``).
+    """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         columns = columns_by_key(scores)
         overall = columns["overall"]
+        coverage = {"scenarios": float(len(overall))}
+        if (published := published_of(scores)) is not None:
+            coverage["published_scenarios"] = float(published)
         if not len(overall):
-            return {"scenarios": 0.0}
+            return {"macro": math.nan, **coverage}
         low, high = overall.interval("macro")
         out = {
             "macro": overall.macro(),
@@ -238,7 +257,7 @@ def medsp_summary() -> Metric:
             "micro": overall.micro(),
         }
         out |= {key: columns[key].macro() for key in COMPETENCIES if len(columns[key])}
-        out["scenarios"] = float(len(overall))
+        out |= coverage
         return out | stability(_values(scores))
 
     return compute

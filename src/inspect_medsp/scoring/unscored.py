@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import shlex
+from collections.abc import Sequence
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
@@ -10,7 +12,6 @@ from inspect_ai.log import EvalLog
 from inspect_medsp.record.score import SCORER, ScoreValue
 
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
-RE_RUN = "inspect eval {task} --sample-id {ids}"
 
 logger = logging.getLogger(__name__)
 
@@ -43,10 +44,36 @@ def unscored_line(log: EvalLog) -> str | None:
     regrade = [i for i, why in missing.items() if why != "encounter_incomplete"]
     rerun = [i for i, why in missing.items() if why == "encounter_incomplete"]
     if regrade or partly:
-        parts.append("re-grade: " + RE_GRADE.format(log=location))
+        parts.append("re-grade: " + RE_GRADE.format(log=shlex.quote(location)))
     if rerun:
-        parts.append("re-run: " + RE_RUN.format(task=log.eval.task, ids=",".join(rerun)))
+        parts.append("re-run: " + rerun_command(log, rerun))
     return "; ".join(parts)
+
+
+def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
+    """An ``inspect eval`` command that re-runs ``ids`` as the log's run ran them: the same
+    task, model, task parameters (the judge always named), model roles bound apart from the
+    judge, and epochs; quoted for a POSIX shell."""
+    spec = log.eval
+    task = f"{spec.task_file}@{spec.task.split('/')[-1]}" if spec.task_file else spec.task
+    words = ["inspect", "eval", task, "--model", spec.model]
+    if spec.model_base_url:
+        words += ["--model-base-url", spec.model_base_url]
+    passed = dict(spec.task_args_passed or {})
+    judge = str(passed.pop("judge", None) or (spec.metadata or {}).get("medsp_judge") or "")
+    args = ({"judge": judge} if judge else {}) | passed
+    for name, value in args.items():
+        shown = ",".join(map(str, value)) if isinstance(value, list) else value
+        words += ["-T", f"{name}={shown}"]
+    for role, config in (spec.model_roles or {}).items():
+        models = config if isinstance(config, list) else [config]
+        if [m.model for m in models] != [judge]:
+            words += ["--model-role", f"{role}={','.join(m.model for m in models)}"]
+    epochs = spec.config.epochs
+    if epochs is not None and epochs > 1:
+        words += ["--epochs", str(epochs)]
+    words += ["--sample-id", ",".join(ids)]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 @hooks(name="medsp_unscored", description="Names the MedSP samples that could not be scored.")

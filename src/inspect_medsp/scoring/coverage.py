@@ -1,0 +1,97 @@
+"""What a MedSP run covered, said at its end: "N of M published scenarios scored".
+
+A run is comparable with the published numbers (the paper's, another run of the same task)
+only when it scored every published scenario of its task. :class:`RunCoverage` is read from
+the finished log (its reduced scores and results), so the end-of-run line counts exactly what
+the metrics were computed over.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.log import EvalLog
+from pydantic import BaseModel, Field
+
+from inspect_medsp.data.dataset import show_on_console
+from inspect_medsp.record.score import SCORER, ScoreValue
+from inspect_medsp.record.task import TaskMetadata
+
+logger = logging.getLogger(__name__)
+
+
+class RunCoverage(BaseModel):
+    """How many scenarios a MedSP run scored, of how many its task has as published."""
+
+    name: str
+    """The task's dataset name (``MedSP1000``, ``MedSP-Q100``, ``MedSP-demo``)."""
+    published: int | None = None
+    """Scenarios of the task as published; None for a task of another name."""
+    scored: int = 0
+    """Scenarios with a score (at least one scored epoch)."""
+    unscored: dict[str, str] = Field(default_factory=dict)
+    """Scenarios no epoch of which could be scored, with the reason."""
+    errored: int = 0
+    """Samples (scenario and epoch) that ended in an error and have no score."""
+
+    @property
+    def comparable(self) -> bool:
+        """Every published scenario scored (or the task has no published size)."""
+        return self.published is None or self.scored >= self.published
+
+    @classmethod
+    def of(cls, log: EvalLog) -> RunCoverage | None:
+        """The coverage of a MedSP log, or None for another task's log."""
+        metadata = TaskMetadata.read(log.eval.metadata)
+        if metadata is None:
+            return None
+        published = metadata.load.published if metadata.load is not None else None
+        coverage = cls(name=log.eval.dataset.name or log.eval.task, published=published)
+        for reduction in log.reductions or []:
+            if reduction.scorer != SCORER:
+                continue
+            for sample in reduction.samples:
+                if ScoreValue.read(sample.value) is not None:
+                    coverage.scored += 1
+                else:
+                    coverage.unscored[str(sample.sample_id)] = str(sample.reason or "unknown")
+        if log.results is not None:
+            coverage.errored = max(0, log.results.total_samples - log.results.completed_samples)
+        return coverage
+
+    def parts(self) -> list[str]:
+        """The clauses of :meth:`line`, each a count a reader needs."""
+        of = f" of {self.published} published" if self.published is not None else ""
+        parts = [f"{self.scored}{of} scenarios scored"]
+        if self.unscored:
+            parts.append(f"{len(self.unscored)} unscored")
+        if self.errored:
+            parts.append(f"{self.errored} sample(s) errored")
+        return parts
+
+    def line(self) -> str:
+        """One line: N of M scenarios scored, what is missing, and whether it is comparable."""
+        head, *rest = self.parts()
+        line = f"{self.name}: {head}"
+        if rest:
+            line += f" ({', '.join(rest)})"
+        if not self.comparable:
+            line += "; not comparable with the published numbers"
+        return line
+
+
+@hooks(name="medsp_coverage", description="Says how many published MedSP scenarios a run scored.")
+class CoverageLine(Hooks):
+    """Prints :meth:`RunCoverage.line` when a MedSP task ends: a warning when the run is not
+    comparable with the published numbers, else through Inspect's display."""
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        coverage = RunCoverage.of(data.log)
+        if coverage is None:
+            return
+        if coverage.comparable and not coverage.unscored and not coverage.errored:
+            logger.info(coverage.line())
+            show_on_console(coverage.line())
+        else:
+            logger.warning(coverage.line())
