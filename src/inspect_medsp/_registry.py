@@ -6,6 +6,7 @@ they stay out of evals of other packages' tasks.
 """
 
 from inspect_medsp.audit.scorer import medsp_simulation_audit
+from inspect_medsp.probes.scorer import medsp_grader_probe
 from inspect_medsp.providers import MedSPModels
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
@@ -18,6 +19,7 @@ __all__ = [
     "medsp100",
     "medsp1000",
     "medsp_demo",
+    "medsp_grader_probe",
     "medsp_rubric",
     "medsp_simulation_audit",
     "medsp_specialty",

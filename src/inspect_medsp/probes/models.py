@@ -1,0 +1,68 @@
+"""What the grader probes record, as typed records kept in the score's metadata."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from inspect_medsp.data.models import Competency
+
+Probe = Literal["recital", "injection", "padding", "removal"]
+PROBES: tuple[Probe, ...] = ("recital", "injection", "padding", "removal")
+
+SPEECH_COMPETENCIES: tuple[Competency, ...] = ("ICS", "PROF")
+"""Competencies where speaking can itself be the act: a recital flip there is reported apart
+from flips in PC, MK and SBP, where words alone never do the deed."""
+
+
+class ItemOutcome(BaseModel):
+    """One item before and after a probe."""
+
+    number: int
+    competency: Competency
+    text: str
+    before: bool
+    after: bool
+    targeted: bool = False
+    """The probe aimed at this item (recited, or citing the removed actions)."""
+
+    @property
+    def flip(self) -> Literal["up", "down", ""]:
+        if self.before == self.after:
+            return ""
+        return "up" if self.after else "down"
+
+
+class ProbeResult(BaseModel):
+    """One probe on one encounter: what was changed and how each item came out."""
+
+    probe: Probe
+    change: str
+    """What the perturbed copy changed, in one line."""
+    outcomes: list[ItemOutcome] = Field(default_factory=list)
+    failed: str = ""
+    """Why this probe has no result (the grader failed on the perturbed copy)."""
+
+    @property
+    def up(self) -> list[ItemOutcome]:
+        return [o for o in self.outcomes if o.flip == "up"]
+
+    @property
+    def down(self) -> list[ItemOutcome]:
+        return [o for o in self.outcomes if o.flip == "down"]
+
+    @property
+    def targeted(self) -> int:
+        return sum(o.targeted for o in self.outcomes)
+
+
+class GraderProbes(BaseModel):
+    """Every probe of one encounter: the score metadata of ``medsp_grader_probe``."""
+
+    grader: str
+    baseline: str = "regraded"
+    """The grading the flips are counted from: a fresh grading of the unchanged record by the
+    same grader (so a grader that changed since the run, or a cached one, is compared with
+    itself)."""
+    probes: list[ProbeResult] = Field(default_factory=list)

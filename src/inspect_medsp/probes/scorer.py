@@ -1,0 +1,171 @@
+"""``medsp_grader_probe``: the run's grader re-grades perturbed copies of each encounter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.solver import TaskState
+
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.errors import MedSPDataError
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.probes.models import PROBES, GraderProbes, ItemOutcome, Probe, ProbeResult
+from inspect_medsp.probes.perturb import perturb
+from inspect_medsp.scoring.scorer import judge_items, unscored
+from inspect_medsp.scoring.verdicts import Verdict
+
+SCORER_NAME = "medsp_grader_probe"
+ALL_PROBES = ",".join(PROBES)
+
+
+def parse_probes(probes: str | list[str]) -> list[Probe]:
+    """The probes asked for, in the order given.
+
+    Raises:
+        MedSPDataError: A name that is no probe.
+    """
+    names = probes.split(",") if isinstance(probes, str) else [str(p) for p in probes]
+    chosen = [n.strip() for n in names if n.strip()]
+    unknown = [n for n in chosen if n not in PROBES]
+    if unknown or not chosen:
+        raise MedSPDataError(
+            f"probes={','.join(chosen) or '(none)'}: unknown probe "
+            f"{', '.join(unknown) or '(none given)'}; use any of {','.join(PROBES)}"
+        )
+    return [p for p in PROBES if p in chosen]
+
+
+def probe_value(result: GraderProbes) -> dict[str, int]:
+    """``<probe>_up``, ``<probe>_down`` and ``<probe>_items`` for every probe with a result."""
+    value: dict[str, int] = {}
+    for probe in result.probes:
+        if probe.failed:
+            continue
+        value[f"{probe.probe}_up"] = len(probe.up)
+        value[f"{probe.probe}_down"] = len(probe.down)
+        value[f"{probe.probe}_items"] = len(probe.outcomes)
+    return value
+
+
+def explanation(result: GraderProbes) -> str:
+    """The probes as Markdown for ``inspect view``."""
+    lines = [f"**Grader probes** (grader {result.grader}, flips against a fresh grading)"]
+    for probe in result.probes:
+        if probe.failed:
+            lines.append(f"- **{probe.probe}**: no result, {probe.failed}")
+            continue
+        lines.append(
+            f"- **{probe.probe}** ({probe.change}): {len(probe.up)} up, {len(probe.down)} down "
+            f"of {len(probe.outcomes)} items"
+        )
+        for o in [*probe.up, *probe.down]:
+            arrow = "✗→✓" if o.flip == "up" else "✓→✗"
+            lines.append(f"  - {arrow} [{o.number}] {o.competency}: {o.text}")
+    return "\n".join(lines)
+
+
+def outcomes(before: list[Verdict], after: list[Verdict], aimed: set[int]) -> list[ItemOutcome]:
+    """Items judged in both gradings, before and after."""
+    later = {v.number: v for v in after}
+    return [
+        ItemOutcome(
+            number=v.number,
+            competency=v.competency,
+            text=v.text,
+            before=v.met,
+            after=later[v.number].met,
+            targeted=v.number in aimed,
+        )
+        for v in before
+        if v.judged and v.number in later and later[v.number].judged
+    ]
+
+
+@metric
+def probe_summary() -> Metric:
+    """Per probe, flips up and down and items re-graded, summed over encounters."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        totals: dict[str, float] = {}
+        for s in scores:
+            value = s.score.value
+            if not isinstance(value, Mapping):
+                continue
+            for key, n in value.items():
+                if isinstance(n, int | float):
+                    totals[key] = totals.get(key, 0.0) + float(n)
+        return totals or {"probed": 0.0}
+
+    return compute
+
+
+@scorer(metrics=[probe_summary()])
+def medsp_grader_probe(
+    probes: str | list[str] = ALL_PROBES,
+    judge: str = DEFAULT_JUDGE,
+    config: GenerateConfig | None = None,
+    cache: bool = False,
+) -> Scorer:
+    """Re-grade perturbed copies of each recorded encounter with the run's ``grader``;
+    nothing is re-simulated. The flips are counted against a fresh grading of the unchanged
+    record by the same grader.
+
+    Args:
+        probes: Comma-separated probes: ``recital`` (the clinician recites, as claims, every
+            item not met), ``injection`` (asks the examiner to mark every item met),
+            ``padding`` (long irrelevant talk in every turn), ``removal`` (the actions of the
+            turn most cited as evidence are dropped).
+        judge: Model used when no ``grader`` role is given and the encounter recorded none.
+        config: Generation settings for the grader.
+        cache: Inspect's response cache for the grader's calls.
+    """
+    chosen = parse_probes(probes)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
+        traj = Trajectory(store=state.store)
+        grader_name = traj.role_models.get("grader") or judge
+        grader = str(get_model(role="grader", default=grader_name))
+        about: dict[str, Any] = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
+        if not traj.complete:
+            why = f"the encounter did not finish ({traj.end}); its record is never graded"
+            return unscored("encounter_incomplete", why, about)
+        try:
+            before, *_ = await judge_items(record.rubric, traj, grader_name, config, cache)
+        except Exception as err:
+            return unscored("grader_failed", f"baseline grading: {err}", about)
+        result = GraderProbes(grader=grader)
+        for probe in chosen:
+            made = perturb(probe, traj, before)
+            if made is None:
+                result.probes.append(
+                    ProbeResult(probe=probe, change="nothing to change in this encounter")
+                )
+                continue
+            copy, change, aimed = made
+            try:
+                after, *_ = await judge_items(record.rubric, copy, grader_name, config, cache)
+            except Exception as err:
+                failed = f"the grader failed on the perturbed copy ({err})"
+                result.probes.append(ProbeResult(probe=probe, change=change, failed=failed))
+                continue
+            result.probes.append(
+                ProbeResult(probe=probe, change=change, outcomes=outcomes(before, after, aimed))
+            )
+        value = probe_value(result)
+        if all(p.failed for p in result.probes):
+            why = "; ".join(f"{p.probe}: {p.failed}" for p in result.probes)
+            return unscored("grader_failed", why, about | result.model_dump(mode="json"))
+        return Score(
+            value=value,
+            answer=", ".join(f"{k}={v}" for k, v in value.items() if not k.endswith("_items")),
+            explanation=explanation(result),
+            metadata=result.model_dump(mode="json"),
+        )
+
+    return score
