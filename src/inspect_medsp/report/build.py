@@ -14,6 +14,7 @@ from inspect_medsp.report.files import CHART_COMPETENCIES, CHART_DISTRIBUTION
 from inspect_medsp.report.models import Problem
 from inspect_medsp.report.page import render_html
 from inspect_medsp.report.render import render_markdown
+from inspect_medsp.report.simulation import simulation_section
 from inspect_medsp.report.tables import all_tables, write_csv
 
 FORMATS = ("md", "html")
@@ -66,7 +67,9 @@ def write_report(
         *paper_figures(analysis, folder),
     ]
     written += [write_csv(t, folder) for t in all_tables(analysis)]
-    markdown = render_markdown(analysis) + bill_markdown(analysis.runs)
+    simulation, audit_files = simulation_section(analysis.runs, folder)
+    written += audit_files
+    markdown = render_markdown(analysis) + bill_markdown(analysis.runs) + simulation
     md_path = folder / "report.md"
     md_path.write_text(markdown, encoding="utf-8")
     written.append(md_path)

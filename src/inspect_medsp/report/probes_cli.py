@@ -1,0 +1,57 @@
+"""``medsp-report probes LOG [LOG ...] --out DIR``: the grader probes of re-scored logs."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from inspect_medsp.report.build import INSTALL_HINT
+from inspect_medsp.report.collect import find_logs
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="medsp-report probes",
+        description=(
+            "Flips of the grader under each probe (recital, injection, padding, removal), per "
+            "competency, from logs scored with inspect score --scorer "
+            "inspect_medsp/medsp_grader_probe: a table (probes.md), a chart (probes.png) and "
+            "CSV files (probes.csv, probes_worst_items.csv)."
+        ),
+    )
+    p.add_argument("logs", nargs="+", metavar="LOG", help="Inspect logs or folders")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write to")
+    return p
+
+
+def run(argv: Sequence[str]) -> int:
+    """Write the probe report; exit 1 when no log holds a probe score, 2 on bad input."""
+    args = parser().parse_args(argv)
+    if importlib.util.find_spec("matplotlib") is None:
+        print(f"medsp-report: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    from inspect_medsp.report.probes import write_probes
+
+    paths, problems = find_logs(args.logs)
+    for problem in problems:
+        print(f"medsp-report: error: {problem.line()}", file=sys.stderr)
+    try:
+        report, files = write_probes(paths, args.out)
+    except Exception as err:
+        print(
+            f"medsp-report: error: cannot read the logs ({type(err).__name__}: {err})",
+            file=sys.stderr,
+        )
+        return 2
+    if not report.encounters:
+        print(
+            "medsp-report: no medsp_grader_probe scores in these logs: score them first with "
+            "inspect score LOG --scorer inspect_medsp/medsp_grader_probe",
+            file=sys.stderr,
+        )
+        return 1
+    probed = sum(e.probes is not None for e in report.encounters)
+    print(f"wrote {files[0]} ({probed} encounters probed, {len(files)} files in {args.out})")
+    return 0
