@@ -7,14 +7,13 @@ nothing to change in this encounter (nothing to recite, no cited action to remov
 from __future__ import annotations
 
 import re
-from importlib.resources import files
-from string import Template
 
 from inspect_ai.util import Store
 
 from inspect_medsp.encounter.records import LEGACY_VIEWS, Trajectory, TurnRecord
 from inspect_medsp.probes.models import Probe
 from inspect_medsp.scoring.verdicts import Verdict
+from inspect_medsp.templates import render
 
 MIN_CITATION = 12
 """A grader's evidence shorter than this (folded) is too short to name an action."""
@@ -23,9 +22,9 @@ _WORDS = re.compile(r"[\W_]+")
 
 
 def text(name: str, **values: str) -> str:
-    """The probe text ``texts/<name>.md``, filled."""
-    raw = files("inspect_medsp.probes").joinpath("texts", f"{name}.md").read_text("utf-8")
-    return Template(raw).substitute(values).strip()
+    """The probe text ``prompts/<name>.md``, filled: words the perturbed copy puts in the
+    clinician's mouth."""
+    return render(name, package="inspect_medsp.probes", **values)
 
 
 def copy_of(traj: Trajectory) -> Trajectory:
