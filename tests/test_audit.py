@@ -15,6 +15,7 @@ from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.record.audit import SimulationAudit
 from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
+from inspect_medsp.scoring.unscored import unaudited_line
 from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.support.offline_tokens import inspect_cli
@@ -211,6 +212,12 @@ def test_malformed_auditor_reply_is_retried_then_unscored(tmp_path: Path, log_di
     assert log.results is not None
     audit_result = next(s for s in log.results.scores if s.name == AUDIT)
     assert audit_result.unscored_samples == 1
+    line = unaudited_line(log)
+    assert line is not None
+    assert line.startswith(
+        "MedSP: 1 sample(s) were not audited: mededportal_4242/scenario1 [auditor_failed]; "
+        "re-audit: inspect score "
+    )
 
 
 def test_findings_not_in_the_record_are_listed_not_counted(tmp_path: Path, log_dir: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import shlex
 from collections.abc import Sequence
 
@@ -12,6 +13,8 @@ from inspect_ai.log import EvalLog
 from inspect_medsp.record.score import SCORER, ScoreValue
 
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
+AUDIT_SCORER = "medsp_simulation_audit"
+RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
 
 logger = logging.getLogger(__name__)
 
@@ -76,11 +79,28 @@ def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def unaudited_line(log: EvalLog) -> str | None:
+    """One line naming every sample the simulator audit (``-T audit=true``) could not review,
+    or None."""
+    missing = {
+        str(sample.sample_id): str(sample.reason or "unknown")
+        for reduction in log.reductions or []
+        if reduction.scorer == AUDIT_SCORER
+        for sample in reduction.samples
+        if isinstance(sample.value, float) and math.isnan(sample.value)
+    }
+    if not missing:
+        return None
+    listed = ", ".join(f"{i} [{why}]" for i, why in missing.items())
+    again = RE_AUDIT.format(log=log.location or "LOG")
+    return f"MedSP: {len(missing)} sample(s) were not audited: {listed}; re-audit: {again}"
+
+
 @hooks(name="medsp_unscored", description="Names the MedSP samples that could not be scored.")
 class UnscoredWarning(Hooks):
     """Logs :func:`unscored_line` as a warning when a MedSP task ends."""
 
     async def on_task_end(self, data: TaskEnd) -> None:
-        line = unscored_line(data.log)
-        if line is not None:
-            logger.warning(line)
+        for line in (unscored_line(data.log), unaudited_line(data.log)):
+            if line is not None:
+                logger.warning(line)
