@@ -100,7 +100,7 @@ def test_scripted_auditor_finds_the_planted_slips_from_the_cli(tmp_path: Path) -
     assert scored.samples is not None
     shown = next(s for s in scored.samples if s.id == ANAPHYLAXIS).scores[AUDIT]  # type: ignore[index]
     assert shown.answer == "invalidating"
-    assert shown.explanation is not None and "turn 1, patient, `volunteered`" in shown.explanation
+    assert "**invalidating** · turn 1, patient, `volunteered`" in str(shown.explanation)
 
 
 def test_audit_true_adds_the_second_scorer_at_eval_time(log_dir: str) -> None:

@@ -24,7 +24,13 @@ from inspect_medsp.audit.review import ask_auditor, harness_counts, place
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
-from inspect_medsp.record.audit import AUDIT_SCORER, Finding, SimulationAudit, verdict_of
+from inspect_medsp.record.audit import (
+    AUDIT_SCORER,
+    NOT_IN_MATERIALS,
+    Finding,
+    SimulationAudit,
+    verdict_of,
+)
 from inspect_medsp.record.grader import default_grader
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.scoring.metrics import case_of
@@ -63,16 +69,14 @@ def audit_value(audit: SimulationAudit) -> dict[str, float]:
 
 
 def _finding_line(f: Finding) -> str:
-    mark = "⛔" if f.severity == "invalidating" else "⚠"
+    severity = "**invalidating**" if f.severity == "invalidating" else "minor"
     against = (
-        f"contradicts _{f.contradicts}_"
-        if f.contradicts != "not in the materials"
-        else "_not in the materials_"
+        "_not in the materials_"
+        if f.contradicts == NOT_IN_MATERIALS
+        else f"contradicts _{f.contradicts}_"
     )
     why = f" ({f.why})" if f.why else ""
-    return (
-        f"- {mark} turn {f.turn}, {f.role}, `{f.kind}`, {f.severity}: “{f.quote}” — {against}{why}"
-    )
+    return f"- {severity} · turn {f.turn}, {f.role}, `{f.kind}`: “{f.quote}” — {against}{why}"
 
 
 def explanation(audit: SimulationAudit) -> str:
