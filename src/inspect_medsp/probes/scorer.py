@@ -52,6 +52,14 @@ def probe_value(result: GraderProbes) -> dict[str, int]:
     return value
 
 
+def _answer(result: GraderProbes) -> str:
+    """One line: flips up and down per probe, e.g. ``recital 0↑ 0↓ · removal 0↑ 3↓``."""
+    return " · ".join(
+        f"{p.probe} {len(p.up)}↑ {len(p.down)}↓" if not p.failed else f"{p.probe} failed"
+        for p in result.probes
+    )
+
+
 def explanation(result: GraderProbes) -> str:
     """The probes as Markdown for ``inspect view``."""
     lines = [f"**Grader probes** (grader {result.grader}, flips against a fresh grading)"]
@@ -163,7 +171,7 @@ def medsp_grader_probe(
             return unscored("grader_failed", why, about | result.model_dump(mode="json"))
         return Score(
             value=value,
-            answer=", ".join(f"{k}={v}" for k, v in value.items() if not k.endswith("_items")),
+            answer=_answer(result),
             explanation=explanation(result),
             metadata=result.model_dump(mode="json"),
         )
