@@ -10,9 +10,9 @@ from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, write_eval_log
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.audit.models import Finding, SimulationAudit
 from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.probes.scorer import medsp_grader_probe
+from inspect_medsp.record.audit import Finding, SimulationAudit
 from inspect_medsp.report.cli import main
 from inspect_medsp.report.simulation import AuditedEncounter, RunAudit, _paired
 

@@ -10,9 +10,9 @@ import re
 
 from inspect_ai.util import Store
 
-from inspect_medsp.encounter.records import LEGACY_VIEWS, Trajectory, TurnRecord
-from inspect_medsp.probes.models import Probe
-from inspect_medsp.scoring.verdicts import Verdict
+from inspect_medsp.record.probes import Probe
+from inspect_medsp.record.score import Verdict
+from inspect_medsp.record.trajectory import LEGACY_VIEWS, Trajectory, TurnRecord
 from inspect_medsp.templates import render
 
 MIN_CITATION = 12

@@ -5,19 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
-from inspect_medsp.probes.models import PROBES, GraderProbes, ItemOutcome, Probe, ProbeResult
 from inspect_medsp.probes.perturb import perturb
-from inspect_medsp.scoring.scorer import judge_items, unscored
-from inspect_medsp.scoring.verdicts import Verdict
+from inspect_medsp.record.grader import grader_model
+from inspect_medsp.record.probes import PROBES, GraderProbes, ItemOutcome, Probe, ProbeResult
+from inspect_medsp.record.score import Verdict
+from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.scoring.scorer import judge_items
 
 SCORER_NAME = "medsp_grader_probe"
 ALL_PROBES = ",".join(PROBES)
@@ -137,14 +138,14 @@ def medsp_grader_probe(
     async def score(state: TaskState, target: Target) -> Score:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
         traj = Trajectory(store=state.store)
-        grader_name = traj.role_models.get("grader") or judge
-        grader = str(get_model(role="grader", default=grader_name))
+        model = grader_model(judge, traj.role_models)
+        grader = str(model)
         about: dict[str, Any] = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
         if not traj.complete:
             why = f"the encounter did not finish ({traj.end}); its record is never graded"
             return unscored("encounter_incomplete", why, about)
         try:
-            before, *_ = await judge_items(record.rubric, traj, grader_name, config, cache)
+            before, *_ = await judge_items(record.rubric, traj, model, config, cache)
         except Exception as err:
             return unscored("grader_failed", f"baseline grading: {err}", about)
         result = GraderProbes(grader=grader)
@@ -157,7 +158,7 @@ def medsp_grader_probe(
                 continue
             copy, change, aimed = made
             try:
-                after, *_ = await judge_items(record.rubric, copy, grader_name, config, cache)
+                after, *_ = await judge_items(record.rubric, copy, model, config, cache)
             except Exception as err:
                 failed = f"the grader failed on the perturbed copy ({err})"
                 result.probes.append(ProbeResult(probe=probe, change=change, failed=failed))
@@ -177,3 +178,12 @@ def medsp_grader_probe(
         )
 
     return score
+
+
+def unscored(reason: str, why: str, metadata: dict[str, Any]) -> Score:
+    """Inspect's unscored score, with ``why`` shown and kept in the metadata."""
+    return Score.unscored(
+        reason=reason,
+        explanation=f"Not probed ({reason}): {why}",
+        metadata={**metadata, "unscored": reason, "unscored_why": why},
+    )

@@ -21,6 +21,7 @@ from inspect_medsp.data.published import PUBLISHED_KEY
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
 from inspect_medsp.record.audit import AUDIT_SCORER, SimulationAudit
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
+from inspect_medsp.record.probes import PROBE_SCORER, GraderProbes
 from inspect_medsp.record.score import SCORER, ScoreMetadata, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.record.trajectory import Trajectory
@@ -100,6 +101,13 @@ class MedspSample(BaseModel):
     """Model calls per role (``clinician`` for the model without one), when events were read."""
     audit: SimulationAudit | None = None
     """The simulator audit of the encounter, when the run audited it and could."""
+    audit_unscored: str | None = None
+    """Why the audit could not review the encounter (``auditor_failed``, ``no_turns``), when
+    it ran and could not."""
+    probes: GraderProbes | None = None
+    """The grader probes of the encounter, when the log was probed and could be."""
+    probes_unscored: str | None = None
+    """Why the grader probes could not run on the encounter, when they ran and could not."""
 
     @property
     def case_id(self) -> str:
@@ -155,6 +163,7 @@ def read_sample(sample: EvalSample) -> MedspSample:
         medsp_score = MedspScore(value=value, metadata=metadata, reason=reason)
     store = dict(sample.store or {})
     audit = (sample.scores or {}).get(AUDIT_SCORER)
+    probes = (sample.scores or {}).get(PROBE_SCORER)
     return MedspSample(
         id=str(sample.id),
         epoch=sample.epoch,
@@ -167,6 +176,9 @@ def read_sample(sample: EvalSample) -> MedspSample:
         role_usage=dict(sample.role_usage or {}),
         calls=_calls(sample) if sample.events else None,
         audit=_audit(audit.metadata) if audit is not None else None,
+        audit_unscored=_why_unscored(audit.metadata) if audit is not None else None,
+        probes=_probes(probes.metadata) if probes is not None else None,
+        probes_unscored=_why_unscored(probes.metadata) if probes is not None else None,
     )
 
 
@@ -175,6 +187,21 @@ def _audit(metadata: Mapping[str, Any] | None) -> SimulationAudit | None:
     if not metadata or "unscored" in metadata:
         return None
     return SimulationAudit.model_validate(dict(metadata))
+
+
+def _probes(metadata: Mapping[str, Any] | None) -> GraderProbes | None:
+    """The probes a probe score holds (None for an unscored one, which holds only why)."""
+    if not metadata or "unscored" in metadata:
+        return None
+    return GraderProbes.model_validate(dict(metadata))
+
+
+def _why_unscored(metadata: Mapping[str, Any] | None) -> str | None:
+    """``reason: why`` of an unscored score of the audit or the probes, else None."""
+    if not metadata or "unscored" not in metadata:
+        return None
+    why = metadata.get("unscored_why")
+    return f"{metadata['unscored']}: {why}" if why else str(metadata["unscored"])
 
 
 def _calls(sample: EvalSample) -> dict[str, int]:

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 
 from inspect_medsp.record.audit import SimulationAudit
+from inspect_medsp.record.probes import GraderProbes
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.score import ScoreMetadata, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
@@ -32,6 +33,7 @@ ROOTS: dict[str, type[BaseModel]] = {
     "score value (`sample.scores['medsp_rubric'].value`)": ScoreValue,
     "score metadata (`sample.scores['medsp_rubric'].metadata`)": ScoreMetadata,
     "audit metadata (`sample.scores['medsp_simulation_audit'].metadata`)": SimulationAudit,
+    "probe metadata (`sample.scores['medsp_grader_probe'].metadata`)": GraderProbes,
 }
 """Where each top-level model is stored in an Inspect log."""
 

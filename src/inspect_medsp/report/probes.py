@@ -13,15 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from inspect_ai.log import read_eval_log_samples
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.probes.models import PROBES, SPEECH_COMPETENCIES, GraderProbes
+from inspect_medsp.record.probes import PROBES, SPEECH_COMPETENCIES, GraderProbes
+from inspect_medsp.record.read import read_log
 from inspect_medsp.report.tables import Cell, Table, write_csv
 from inspect_medsp.scoring.metrics import cluster_bootstrap
 
-PROBE_SCORER = "medsp_grader_probe"
 CLINICAL = "PC+MK+SBP"
 SPEECH = "ICS+PROF"
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -77,27 +76,26 @@ class ProbeReport(BaseModel):
 
 
 def read_probes(paths: Sequence[str]) -> ProbeReport:
-    """Every ``medsp_grader_probe`` score in the logs."""
+    """Every ``medsp_grader_probe`` score in the logs (read through ``record.read_log``).
+
+    Raises:
+        NotMedSP: A log of another task.
+    """
     report = ProbeReport()
     for path in paths:
-        for sample in read_eval_log_samples(
-            path, all_samples_required=False, exclude_fields={"messages", "events", "attachments"}
-        ):
-            score = (sample.scores or {}).get(PROBE_SCORER)
-            if score is None:
+        for sample in read_log(path).samples:
+            if sample.probes is None and sample.probes_unscored is None:
                 continue
-            meta = score.metadata or {}
-            encounter = ProbedEncounter(
-                run=Path(path).name,
-                id=str(sample.id),
-                epoch=sample.epoch,
-                case=str((sample.metadata or {}).get("case_id", str(sample.id).split("/")[0])),
+            report.encounters.append(
+                ProbedEncounter(
+                    run=Path(path).name,
+                    id=sample.id,
+                    epoch=sample.epoch,
+                    case=sample.case_id,
+                    probes=sample.probes,
+                    unscored=sample.probes_unscored or "",
+                )
             )
-            if "unscored" in meta or "probes" not in meta:
-                encounter.unscored = str(meta.get("unscored_why") or meta.get("unscored") or "")
-            else:
-                encounter.probes = GraderProbes.model_validate(meta)
-            report.encounters.append(encounter)
     return report
 
 

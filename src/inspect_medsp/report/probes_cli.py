@@ -7,6 +7,7 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
+from inspect_medsp.record.read import NotMedSP
 from inspect_medsp.report.build import INSTALL_HINT
 from inspect_medsp.report.collect import find_logs
 
@@ -39,6 +40,9 @@ def run(argv: Sequence[str]) -> int:
         print(f"medsp-report: error: {problem.line()}", file=sys.stderr)
     try:
         report, files = write_probes(paths, args.out)
+    except NotMedSP as err:
+        print(f"medsp-report: error: {err}", file=sys.stderr)
+        return 2
     except Exception as err:
         print(
             f"medsp-report: error: cannot read the logs ({type(err).__name__}: {err})",

@@ -1,27 +1,25 @@
 """The simulator audit in ``medsp-report``: findings by role, kind and severity, the share of
 encounters audited ``invalidating``, macro with and without them, and the flagged encounters.
 
-Read from each run's ``medsp_simulation_audit`` scores (a run audited with ``-T audit=true``,
-or re-scored with ``inspect score --scorer inspect_medsp/medsp_simulation_audit``).
+Read through ``record.read_log`` from each run's ``medsp_simulation_audit`` scores (a run
+audited with ``-T audit=true``, or re-scored with ``inspect score --scorer
+inspect_medsp/medsp_simulation_audit``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from inspect_ai.log import read_eval_log_samples
 from pydantic import BaseModel, Field
 
-from inspect_medsp.audit.models import Finding, SimulationAudit
+from inspect_medsp.record.audit import Finding, SimulationAudit
+from inspect_medsp.record.read import read_log
 from inspect_medsp.report.models import RunLog
 from inspect_medsp.report.tables import Cell, Table
 from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
-
-AUDIT_SCORER = "medsp_simulation_audit"
-RUBRIC_SCORER = "medsp_rubric"
 
 
 class AuditedEncounter(BaseModel):
@@ -65,30 +63,23 @@ class RunAudit(BaseModel):
 
 
 def read_audits(run: RunLog) -> RunAudit | None:
-    """The audit of a run's samples, or None when the run was not audited."""
+    """The audit of a run's samples (read through ``record.read_log``), or None when the
+    run was not audited."""
     encounters: list[AuditedEncounter] = []
-    for sample in read_eval_log_samples(
-        run.path, all_samples_required=False, exclude_fields={"messages", "events", "attachments"}
-    ):
-        scores = sample.scores or {}
-        audit = scores.get(AUDIT_SCORER)
-        if audit is None:
+    for sample in read_log(run.path).samples:
+        if sample.audit is None and sample.audit_unscored is None:
             continue
-        rubric = scores.get(RUBRIC_SCORER)
-        value = rubric.value if rubric is not None else None
-        overall = value.get("overall") if isinstance(value, Mapping) else None
-        meta = audit.metadata or {}
-        encounter = AuditedEncounter(
-            id=str(sample.id),
-            epoch=sample.epoch,
-            case=str((sample.metadata or {}).get("case_id", str(sample.id).split("/")[0])),
-            completion=float(overall) if isinstance(overall, int | float) else None,
+        value = sample.score.value if sample.score is not None else None
+        encounters.append(
+            AuditedEncounter(
+                id=sample.id,
+                epoch=sample.epoch,
+                case=sample.case_id,
+                completion=value.overall if value is not None else None,
+                audit=sample.audit,
+                unaudited=sample.audit_unscored or "",
+            )
         )
-        if isinstance(audit.value, Mapping) and "verdict" in meta:
-            encounter.audit = SimulationAudit.model_validate(meta)
-        else:
-            encounter.unaudited = str(meta.get("unscored") or audit.reason or "unscored")
-        encounters.append(encounter)
     if not encounters:
         return None
     result = RunAudit(run=run.name, encounters=encounters)

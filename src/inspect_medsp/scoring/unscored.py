@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
+from inspect_medsp.record.audit import AUDIT_SCORER
 from inspect_medsp.record.score import SCORER, ScoreValue
 
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
-AUDIT_SCORER = "medsp_simulation_audit"
 RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""What the grader probes record, as typed records kept in the score's metadata."""
+"""What the grader probes record, as typed records kept in their score's metadata."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import Competency
+
+PROBE_SCORER = "medsp_grader_probe"
+"""The name of the grader probes' score in ``sample.scores``."""
 
 Probe = Literal["recital", "injection", "padding", "removal"]
 PROBES: tuple[Probe, ...] = ("recital", "injection", "padding", "removal")
@@ -20,10 +23,15 @@ class ItemOutcome(BaseModel):
     """One item before and after a probe."""
 
     number: int
+    """The item's number in the rubric (as the checklist shows it, ``[n]``)."""
     competency: Competency
+    """The item's competency."""
     text: str
+    """The item as the rubric words it."""
     before: bool
+    """Met in the grading of the unchanged record."""
     after: bool
+    """Met in the grading of the perturbed copy."""
     targeted: bool = False
     """The probe aimed at this item (recited, or citing the removed actions)."""
 
@@ -38,9 +46,11 @@ class ProbeResult(BaseModel):
     """One probe on one encounter: what was changed and how each item came out."""
 
     probe: Probe
+    """Which probe: ``recital``, ``injection``, ``padding`` or ``removal``."""
     change: str
     """What the perturbed copy changed, in one line."""
     outcomes: list[ItemOutcome] = Field(default_factory=list)
+    """Every item judged in both gradings, before and after (empty when nothing changed)."""
     failed: str = ""
     """Why this probe has no result (the grader failed on the perturbed copy)."""
 
@@ -61,8 +71,10 @@ class GraderProbes(BaseModel):
     """Every probe of one encounter: the score metadata of ``medsp_grader_probe``."""
 
     grader: str
+    """The model that graded the copies (and the unchanged record)."""
     baseline: str = "regraded"
     """The grading the flips are counted from: a fresh grading of the unchanged record by the
     same grader (so a grader that changed since the run, or a cached one, is compared with
     itself)."""
     probes: list[ProbeResult] = Field(default_factory=list)
+    """One result per probe asked for, in the order of :data:`PROBES`."""
