@@ -4,7 +4,9 @@ Inspect's ``samples_df`` gets one column per score key, equal to the score value
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -109,7 +111,7 @@ def test_an_unscored_sample_reads_with_its_reason(cut_short: EvalLog) -> None:
     assert sample.trajectory is not None and sample.trajectory.end == "limit"
 
 
-def medsp_columns_equal_scores(run: MedspRun, rows: list[dict[str, object]]) -> int:
+def medsp_columns_equal_scores(run: MedspRun, rows: Sequence[Mapping[Hashable, Any]]) -> int:
     """Check each row's ``medsp_*`` columns against the sample's score; count the cells."""
     checked = 0
     by_key = {(s.id, s.epoch): s for s in run.samples}

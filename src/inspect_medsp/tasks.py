@@ -25,6 +25,7 @@ from inspect_medsp.data.sources import (
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
+from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.task import TASK_SCHEMA, TaskMetadata
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
@@ -157,7 +158,7 @@ def medsp_task(
         epochs=Epochs(1, epoch_mean()),
         message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
         fail_on_error=FAIL_ON_ERROR,
-        headline_metric=HeadlineMetric(scorer="medsp_rubric", metric="macro"),
+        headline_metric=HeadlineMetric(scorer=SCORER, metric="macro"),
         metadata=TaskMetadata(
             schema_version=TASK_SCHEMA,
             load=report,

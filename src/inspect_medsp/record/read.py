@@ -276,7 +276,3 @@ def _metrics(log: EvalLog) -> dict[str, float] | None:
             return {k: float(m.value) for k, m in score.metrics.items()}
     return None
 
-
-def is_medsp(metadata: Mapping[str, Any] | None) -> bool:
-    """Whether task metadata is a MedSP task's."""
-    return TaskMetadata.read(metadata) is not None
