@@ -12,6 +12,7 @@ from inspect_ai.log import EvalLog
 
 from inspect_medsp.record.audit import AUDIT_SCORER
 from inspect_medsp.record.score import SCORER, ScoreValue
+from inspect_medsp.record.task import TaskMetadata
 
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
 RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
@@ -63,7 +64,9 @@ def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
     if spec.model_base_url:
         words += ["--model-base-url", spec.model_base_url]
     passed = dict(spec.task_args_passed or {})
-    judge = str(passed.pop("judge", None) or (spec.metadata or {}).get("medsp_judge") or "")
+    task_metadata = TaskMetadata.read(spec.metadata)
+    recorded = task_metadata.judge if task_metadata is not None else ""
+    judge = str(passed.pop("judge", None) or recorded)
     args = ({"judge": judge} if judge else {}) | passed
     for name, value in args.items():
         shown = ",".join(map(str, value)) if isinstance(value, list) else value
