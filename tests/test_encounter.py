@@ -148,6 +148,7 @@ def test_states_move_only_on_eos_and_end_on_should_end(log_dir: str) -> None:
             ),
             corrections=corrections[i],
             clinician_seconds=traj.turns[i].clinician_seconds,  # measured, checked below
+            stop_reasons={"clinician": "stop", "patient": "stop", "environment": "stop"},
         )
         for i, (start, end) in enumerate(zip(starts, ends, strict=True))
     ]
@@ -348,12 +349,12 @@ PROSE = "Here is my reply: {json} Hope that helps."
 
 
 def _variants(good: list[str]) -> list[str]:
-    """fenced, prose-wrapped, truncated, wrong types, garbage then good, garbage x3."""
-    fenced, prose, truncated, wrong = good[:4]
+    """fenced, prose-wrapped, unclosed, wrong types, garbage then good, garbage x3."""
+    fenced, prose, unclosed, wrong = good[:4]
     return [
         FENCED.replace("{json}", fenced),
         PROSE.replace("{json}", prose),
-        truncated,
+        unclosed,
         wrong,
         "I'd rather not answer in JSON.",
         good[4],
@@ -371,7 +372,7 @@ def test_malformed_replies_are_recovered_or_degraded(log_dir: str) -> None:
             [
                 json.dumps(clinician("Hello.", ["check vital signs"])),
                 json.dumps(clinician("Any allergies?")),
-                '{"speak": "Let me listen to your chest", "actions": ["auscultate ch',
+                '{"speak": "Let me listen to your chest", "actions": ["auscultate chest"]',
                 '{"speak": ["Giving", "adrenaline"], "actions": "epinephrine IM", "eos": "false"}',
                 json.dumps(clinician("Lie flat please.")),
             ]
@@ -382,7 +383,7 @@ def test_malformed_replies_are_recovered_or_degraded(log_dir: str) -> None:
             [
                 json.dumps(patient("My throat is tight.")),
                 json.dumps(patient("Only penicillin.")),
-                '{"speak": ["It feels wheezy", "and tight',
+                '{"speak": ["It feels wheezy", "and tight"]',
                 '{"speak": "Thank you doctor", "actors_present": ["Mr Brennan"]}',
                 json.dumps(patient("Okay.")),
             ]
@@ -394,7 +395,7 @@ def test_malformed_replies_are_recovered_or_degraded(log_dir: str) -> None:
                 json.dumps(environment(0, "initial_assessment", feedback=["BP 90/60"])),
                 json.dumps(environment(0, "initial_assessment")),
                 '{"feedback": ["Wheeze bilaterally"], "progress_index": 0, '
-                '"state_label": "initial_ass',
+                '"state_label": "initial_assessment"',
                 '{"feedback": "Epinephrine given", "progress_index": "0", "should_end": "no"}',
                 json.dumps(environment(0, "initial_assessment", status="BP 100/65")),
             ]

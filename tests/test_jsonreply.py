@@ -16,17 +16,15 @@ from inspect_medsp.jsonreply import NotJSONError, extract_json_object
         ('```json\n{"a": [1, 2]}\n```', {"a": [1, 2]}, ["code fence"]),
         ('Sure. {"a": "}"} Anything else?', {"a": "}"}, ["prose around JSON"]),
         (
-            'Here: {"speak": "hello", "actions": ["check BP", "ord',
-            {"speak": "hello", "actions": ["check BP", "ord"]},
-            ["prose around JSON", "truncated"],
+            'Here: {"speak": "hello", "actions": ["check BP"]',
+            {"speak": "hello", "actions": ["check BP"]},
+            ["prose around JSON", "unclosed"],
         ),
-        ('{"speak": "hi", "eo', {"speak": "hi"}, ["truncated"]),
-        ('{"speak": "hi", "eos": tr', {"speak": "hi"}, ["truncated"]),
-        ('{"a": {"b": [1, {"c": "x\\"y', {"a": {"b": [1, {"c": 'x"y'}]}}, ["truncated"]),
+        ('{"a": {"b": [1, {"c": "x\\"y"}', {"a": {"b": [1, {"c": 'x"y'}]}}, ["unclosed"]),
         (
             '```\n{"open": "fence never closed"',
             {"open": "fence never closed"},
-            ["code fence", "truncated"],
+            ["code fence", "unclosed"],
         ),
     ],
 )
@@ -38,7 +36,21 @@ def test_objects_are_found_and_repairs_named(
     assert found.repairs == repairs
 
 
-@pytest.mark.parametrize("reply", ["I would rather talk.", "[1, 2, 3]", '{"a": }'])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I would rather talk.",
+        "[1, 2, 3]",
+        '{"a": }',
+        # cut off part-way: something is missing, so nothing is repaired into a reply
+        '{"speak": "hello", "actions": ["Assess airway, breathing, cir',
+        '{"speak": "hi", "eo',
+        '{"speak": "hi", "eos": tr',
+        '{"speak": "hi",',
+        '{"speak": "hi", "actions":',
+        '{"a": {"b": [1, {"c": "x\\"y',
+    ],
+)
 def test_replies_without_an_object_are_refused(reply: str) -> None:
     with pytest.raises(NotJSONError):
         extract_json_object(reply)

@@ -1,9 +1,11 @@
 """Tolerant extraction of one JSON object from a model's reply.
 
-Models wrap JSON in prose or code fences, cut it off at the token limit, or give a
-string where a list belongs. This module finds the object, repairs a truncated tail
-where the repair is unambiguous, and says what it had to do, so every repair can be
-counted rather than hidden.
+Models wrap JSON in prose or code fences, leave an object unclosed, or give a string where a
+list belongs. This module finds the object, closes an unclosed one only where nothing can have
+been lost (the text stops after a complete value: only closing brackets are missing), and says
+what it had to do, so every repair can be counted rather than hidden. An object cut off inside
+a string, a key, a literal or after a comma is refused: part of it is missing, and a reply that
+lost content must never be used as if whole.
 """
 
 from __future__ import annotations
@@ -35,13 +37,11 @@ class _Scan(NamedTuple):
     end: int | None  # index just past the first object that closes, if one does
     open_closers: list[str]  # closers still owed, innermost last
     in_string: bool
-    commas: list[int]  # commas outside strings
 
 
 def _scan(text: str, start: int = 0) -> _Scan:
     """Walk JSON text from ``start`` (an opening brace), tracking strings and brackets."""
     stack: list[str] = []
-    commas: list[int] = []
     in_string = False
     escaped = False
     for i in range(start, len(text)):
@@ -61,35 +61,27 @@ def _scan(text: str, start: int = 0) -> _Scan:
         elif ch in "}]" and stack:
             stack.pop()
             if not stack:
-                return _Scan(i + 1, [], False, commas)
-        elif ch == ",":
-            commas.append(i)
-    return _Scan(None, stack, in_string, commas)
+                return _Scan(i + 1, [], False)
+    return _Scan(None, stack, in_string)
 
 
-def _close(fragment: str) -> str:
-    scan = _scan(fragment)
-    stack, in_string = scan.open_closers, scan.in_string
-    text = fragment + ('"' if in_string else "")
-    text = re.sub(r"[\s,:]+$", "", text)
-    return text + "".join(reversed(stack))
+def close_unclosed(fragment: str) -> str:
+    """Close a JSON object whose closing brackets are missing, when nothing else is.
 
-
-def close_truncated(fragment: str) -> str:
-    """Close a JSON object cut off mid-way.
-
-    Finishes an open string and closes open brackets; where that is still not JSON (the cut
-    fell inside a key or a literal), drops the last incomplete member and tries again.
+    Raises:
+        NotJSONError: The text stops inside a string, a key or a literal, or after a comma
+            or a colon: part of the object is missing, so it is not repaired.
     """
-    commas = _scan(fragment).commas
-    for piece in [fragment, *(fragment[:i] for i in reversed(commas))]:
-        closed = _close(piece)
-        try:
-            json.loads(closed, strict=False)
-        except json.JSONDecodeError:
-            continue
-        return closed
-    return _close(fragment)
+    scan = _scan(fragment)
+    body = fragment.rstrip()
+    if scan.in_string or body.endswith((",", ":")):
+        raise NotJSONError("the JSON object is cut off part-way (some of it is missing)")
+    closed = body + "".join(reversed(scan.open_closers))
+    try:
+        json.loads(closed, strict=False)
+    except json.JSONDecodeError as err:
+        raise NotJSONError("the JSON object is cut off part-way (some of it is missing)") from err
+    return closed
 
 
 def extract_json_object(text: str) -> Extracted:
@@ -100,10 +92,10 @@ def extract_json_object(text: str) -> Extracted:
 
     Returns:
         The object and the repairs made (``code fence``, ``prose around JSON``,
-        ``truncated``); no repairs means the reply was exactly one JSON object.
+        ``unclosed``); no repairs means the reply was exactly one JSON object.
 
     Raises:
-        NotJSONError: No object can be recovered.
+        NotJSONError: No object can be recovered, or it was cut off part-way.
     """
     repairs: list[str] = []
     body = text.strip()
@@ -126,8 +118,8 @@ def extract_json_object(text: str) -> Extracted:
     if start > 0 or (complete and body[start + len(candidate) :].strip()):
         repairs.append("prose around JSON")
     if not complete:
-        repairs.append("truncated")
-        candidate = close_truncated(candidate)
+        candidate = close_unclosed(candidate)
+        repairs.append("unclosed")
     try:
         value = json.loads(candidate, strict=False)
     except json.JSONDecodeError as err:

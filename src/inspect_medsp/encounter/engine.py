@@ -9,6 +9,7 @@ the state rule and records the turn: one short method each, in that order, in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 from inspect_ai.log import transcript
@@ -24,9 +25,12 @@ from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, Patie
 from inspect_medsp.record.trajectory import (
     INITIAL_LABEL,
     INITIAL_STATUS,
+    REFUSALS_TO_END,
     ROLE_NAMES,
     EndReason,
+    ProviderStop,
     ReplyHealth,
+    RoleName,
     Trajectory,
     TurnRecord,
 )
@@ -42,6 +46,52 @@ NOTHING_HEARD = "(nothing)"
 
 class EncounterOver(RuntimeError):
     """A turn was asked for after the encounter ended."""
+
+
+class RoleStopped(EncounterOver):
+    """The patient's or the environment's provider stopped a call (its window was full, or it
+    refused): the simulation cannot go on faithfully. :meth:`Encounter.stop` ends the
+    encounter with it.
+
+    Args:
+        role: The role whose call was stopped.
+        turn: The turn being played.
+        result: The stopped call.
+        health: The reply counts with the replies of the turn so far.
+    """
+
+    def __init__(
+        self,
+        role: RoleName,
+        turn: int,
+        result: RoleResult[Any],
+        health: dict[str, ReplyHealth],
+    ) -> None:
+        super().__init__(stopped_reason(role, turn, result))
+        self.role = role
+        self.turn = turn
+        self.result = result
+        self.health = health
+
+
+def stopped_reason(role: RoleName, turn: int, result: RoleResult[Any]) -> str:
+    """The end reason for a role call the provider stopped: role, turn, what and the fix
+    (never the provider's own message: the end reason is part of the grader's record)."""
+    if result.context_exhausted:
+        what = (
+            f"the {role} model's context window was full at turn {turn} "
+            f"(a prompt of about {result.prompt_tokens} tokens)"
+        )
+        fix = "a model with a longer context window"
+    else:
+        what = f"the {role} model's provider refused at turn {turn} (content filter)"
+        fix = "a model whose provider does not filter this scenario"
+    if role == "clinician":
+        return what
+    return (
+        f"{what}; the simulation cannot go on faithfully: give the {role} role {fix} "
+        f"(--model-role {role}=... or -T judge=...) and re-run this sample"
+    )
 
 
 @dataclass(frozen=True)
@@ -106,7 +156,11 @@ class Encounter:
                 waited for the turn before it).
         """
         async with self._turn_lock:
-            played = await self.play(clinician)
+            try:
+                played = await self.play(clinician)
+            except RoleStopped as stopped:
+                self.stop(stopped)
+                raise
             self.record(played)
             return played.turn
 
@@ -116,24 +170,34 @@ class Encounter:
 
         A turn that fails part-way is never recorded and leaves the patient's and the
         controller's histories as they were; the reply-health counters keep the replies that
-        did arrive.
+        did arrive. A clinician turn its provider refused is played as saying and doing
+        nothing, and marked ``refused``.
 
         Raises:
             EncounterOver: The encounter is already over.
+            RoleStopped: The patient's or the environment's provider stopped its call (give
+                it to :meth:`stop`).
         """
         traj = self.trajectory
         if self.over:
             raise EncounterOver(f"the encounter is over ({traj.end_reason}); no further turns")
         turns = traj.turns
         start = turns[-1].end_state if turns else (0, INITIAL_LABEL, INITIAL_STATUS)
+        number = len(turns) + 1
         health = count_reply(traj.health, "clinician", clinician)
         try:
             patient_history, patient = await self._ask_patient(clinician.reply, start)
             health = count_reply(health, "patient", patient)
+            if patient.context_exhausted or patient.refused:
+                raise RoleStopped("patient", number, patient, health)
             environment_history, environment = await self._ask_environment(
-                len(turns) + 1, clinician.reply, patient.reply, start
+                number, clinician.reply, patient.reply, start
             )
             health = count_reply(health, "environment", environment)
+            if environment.context_exhausted or environment.refused:
+                raise RoleStopped("environment", number, environment, health)
+        except RoleStopped:
+            raise
         except BaseException:
             traj.health = health
             raise
@@ -144,9 +208,9 @@ class Encounter:
             environment.reply.progress_index,
             environment.reply.state_label,
         )
-        degraded = (clinician.degraded, patient.degraded, environment.degraded)
+        degraded = (clinician.outcome == "degraded", patient.degraded, environment.degraded)
         turn = TurnRecord(
-            index=len(turns) + 1,
+            index=number,
             progress_index=start[0],
             state_label=start[1],
             patient_status=start[2],
@@ -163,6 +227,13 @@ class Encounter:
             corrections=[move.correction] if move.correction else [],
             speakers=companions(patient.reply, [t.patient for t in turns], self._script),
             clinician_seconds=clinician.output.time if clinician.output is not None else None,
+            stop_reasons={
+                "clinician": clinician.stop_reason,
+                "patient": patient.stop_reason,
+                "environment": environment.stop_reason,
+            },
+            refused=clinician.refused,
+            provider_message=clinician.provider_message if clinician.refused else "",
         )
         return PlayedTurn(turn, health, patient_history, environment_history)
 
@@ -218,11 +289,47 @@ class Encounter:
         self._patient_history, self._environment_history = played.patient, played.environment
         self._last_events = list(turn.environment.events)
 
+    def stop(self, stopped: RoleStopped) -> None:
+        """End the encounter because the patient's or the environment's provider stopped a
+        call: ``role_stopped``, never graded; the provider's message is kept in
+        ``provider_stop`` only."""
+        traj = self.trajectory
+        if self.over:
+            return
+        traj.health = stopped.health
+        traj.provider_stop = provider_stop(stopped.role, stopped.turn, stopped.result)
+        traj.end, traj.end_reason = "role_stopped", str(stopped)
+        transcript().info(f"encounter ended (role_stopped): {traj.end_reason}")
+
+    def exhausted(self, clinician: RoleResult[ClinicianReply]) -> None:
+        """End the encounter because the clinician's prompt no longer fits its model's context
+        window (``context_exhausted``): graded on the turns it played, like the turn limit."""
+        traj = self.trajectory
+        if self.over:
+            return
+        number = traj.turn_count + 1
+        traj.health = count_reply(traj.health, "clinician", clinician)
+        traj.provider_stop = provider_stop("clinician", number, clinician)
+        done = traj.turn_count
+        traj.end = "context_exhausted"
+        traj.end_reason = (
+            f"{stopped_reason('clinician', number, clinician)}; "
+            f"{done} turn{'' if done == 1 else 's'} completed"
+        )
+        transcript().info(f"encounter ended (context_exhausted): {traj.end_reason}")
+
     def ending(self, turn: TurnRecord) -> tuple[EndReason, str] | None:
         """How the encounter ends with ``turn`` (protocol section 3, step 5), if it does."""
         env, limit = turn.environment, self.trajectory.max_turns
         if env.should_end:
             return "should_end", env.completion_reason or "the controller ended the encounter"
+        before = [t for t in self.trajectory.turns if t.index < turn.index]
+        streak = [*before[len(before) - (REFUSALS_TO_END - 1) :], turn]
+        if len(streak) == REFUSALS_TO_END and all(t.refused for t in streak):
+            return "refused", (
+                f"the clinician model's provider refused {REFUSALS_TO_END} turns in a row "
+                f"(turns {streak[0].index} to {turn.index}, content filter)"
+            )
         if turn.index >= limit:
             return "turn_limit", f"turn limit of {limit} reached"
         return None
@@ -243,3 +350,14 @@ class Encounter:
             observations=observations,
             patient_lines=bullet_lines(turn.patient.speak, empty=NOTHING_HEARD),
         )
+
+
+def provider_stop(role: RoleName, turn: int, result: RoleResult[Any]) -> ProviderStop:
+    """The record of a role call the provider stopped."""
+    return ProviderStop(
+        role=role,
+        turn=turn,
+        stop_reason=result.stop_reason,
+        message=result.provider_message,
+        prompt_tokens=result.prompt_tokens,
+    )

@@ -14,6 +14,12 @@ DEGRADED_AS: dict[RoleName, str] = {
     "patient": "its raw text as the patient's words",
     "environment": "no feedback and no state change",
 }
+CUT_OFF_AS: dict[RoleName, str] = {
+    "clinician": "nothing said or done",
+    "patient": "nothing said",
+    "environment": "no feedback and no state change",
+}
+"""What a role's reply is used as when its last attempt was cut off at the token limit."""
 """What a role's reply is used as when it degraded."""
 
 
@@ -24,7 +30,12 @@ def count_reply(
     after noting a degraded or recovered reply in the sample's transcript."""
     counted = {k: v.model_copy() for k, v in health.items()}
     h = counted.setdefault(role, ReplyHealth())
-    if result.degraded:
+    h.truncated += result.truncated
+    if result.context_exhausted:
+        h.context += 1
+    elif result.refused:
+        h.refused += 1
+    elif result.degraded:
         h.degraded += 1
     elif result.retries:
         h.retried += 1
@@ -37,10 +48,19 @@ def count_reply(
 
 
 def _note(role: RoleName, result: RoleResult[Any]) -> None:
-    if result.degraded:
+    if result.context_exhausted or result.refused:
+        what = "its prompt no longer fits the model's context window"
+        if result.refused:
+            what = "the provider refused to answer (content filter)"
+        transcript().info(
+            f"{role} call stopped: {what}; the provider's message (not the {role}'s words): "
+            f"{result.provider_message or '(none)'}"
+        )
+    elif result.degraded:
         transcript().info(
             f"{role} reply degraded after {result.retries} retries "
-            f"({'; '.join(result.errors)}): used as {DEGRADED_AS[role]}"
+            f"({'; '.join(result.errors)}): used as "
+            f"{CUT_OFF_AS[role] if result.stop_reason == 'max_tokens' else DEGRADED_AS[role]}"
         )
     elif result.repairs or result.retries:
         fixes = [

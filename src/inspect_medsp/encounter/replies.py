@@ -5,6 +5,7 @@ Whether coercion was needed is found by comparing the reply with what validation
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -12,6 +13,14 @@ from pydantic import BaseModel, ValidationError
 from inspect_medsp.jsonreply import NotJSONError, extract_json_object
 
 R = TypeVar("R", bound=BaseModel)
+
+_THINK = re.compile(r"<think\b[^>]*>.*?(?:</think>|$)", re.DOTALL | re.IGNORECASE)
+
+
+def strip_reasoning(text: str) -> str:
+    """``text`` without ``<think>...</think>`` blocks (reasoning some OpenAI-compatible servers
+    leave in the reply's text; an unclosed block runs to the end)."""
+    return _THINK.sub("", text).strip() if "<think" in text.lower() else text
 
 
 class ReplyError(ValueError):
@@ -30,7 +39,7 @@ def parse_reply(
             this role's JSON (empty: any object counts).
 
     Returns:
-        The reply and its repairs (``code fence``, ``prose around JSON``, ``truncated``,
+        The reply and its repairs (``code fence``, ``prose around JSON``, ``unclosed``,
         ``wrong types``); an empty list means the reply was clean.
 
     Raises:

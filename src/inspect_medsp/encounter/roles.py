@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
 from inspect_ai.model import (
     CachePolicy,
@@ -20,12 +20,19 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
     ModelUsage,
+    StopReason,
 )
 from pydantic import BaseModel
 
-from inspect_medsp.encounter.replies import ReplyError, parse_reply
+from inspect_medsp.encounter.replies import ReplyError, parse_reply, strip_reasoning
 from inspect_medsp.encounter.texts import render
-from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
+from inspect_medsp.record.replies import (
+    ClinicianReply,
+    EnvironmentReply,
+    PatientReply,
+    ReplyOutcome,
+)
+from inspect_medsp.tokens import estimate_tokens
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -34,7 +41,16 @@ DEFAULT_JUDGE = "openai/gpt-5.5"
 for a role not given with ``--model-role``."""
 
 MAX_RETRIES = 2
-"""Corrective re-asks after a reply that is not the role's JSON."""
+"""Corrective re-asks after a reply that is not the role's JSON or was cut off."""
+
+CUT_OFF = "cut off at the output-token limit"
+"""Why an attempt that stopped at the output-token limit (``max_tokens``) was not used."""
+STOPPED: dict[StopReason, str] = {
+    "model_length": "the prompt no longer fits the model's context window",
+    "content_filter": "the provider refused to answer (content filter)",
+}
+"""Stops that end a role call at once: re-asking cannot help, and the provider's message that
+comes with them is never a reply."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +111,16 @@ class RoleResult(Generic[R]):
             attempt (None for a move that no model generated, such as a tool call's).
         repairs: What the tolerant parser fixed in the reply used.
         retries: Corrective re-asks before the reply used (``attempts - 1``).
-        degraded: Whether every attempt failed.
+        degraded: Whether every attempt failed (also when the provider stopped the call).
         errors: Why each failed attempt failed.
+        stop_reason: Why the model stopped for the reply used, as Inspect reports it
+            (``stop``, ``max_tokens``, ``model_length``, ``content_filter``, ...).
+        truncated: Attempts cut off at the output-token limit (each one re-asked, or the
+            reply degraded when it was the last).
+        provider_message: What the provider sent instead of a reply when it refused or the
+            prompt did not fit (``content_filter``, ``model_length``); never the role's words.
+        prompt_tokens: The size of the prompt the provider could not take (its reported
+            input tokens, else an estimate); 0 otherwise.
     """
 
     reply: R
@@ -107,6 +131,10 @@ class RoleResult(Generic[R]):
     retries: int = 0
     degraded: bool = False
     errors: list[str] = field(default_factory=list)
+    stop_reason: StopReason = "stop"
+    truncated: int = 0
+    provider_message: str = ""
+    prompt_tokens: int = 0
 
     @property
     def attempts(self) -> int:
@@ -119,8 +147,23 @@ class RoleResult(Generic[R]):
         return self.output.usage if self.output is not None else None
 
     @property
-    def outcome(self) -> Literal["clean", "repaired", "degraded"]:
-        """``clean``, ``repaired`` or ``degraded``."""
+    def context_exhausted(self) -> bool:
+        """Whether the prompt no longer fit the model's context window (``model_length``)."""
+        return self.stop_reason == "model_length"
+
+    @property
+    def refused(self) -> bool:
+        """Whether the provider refused to answer (``content_filter``)."""
+        return self.stop_reason == "content_filter"
+
+    @property
+    def outcome(self) -> ReplyOutcome:
+        """``context`` or ``refused`` when the provider stopped the call, else ``degraded``,
+        ``repaired`` or ``clean``."""
+        if self.context_exhausted:
+            return "context"
+        if self.refused:
+            return "refused"
         if self.degraded:
             return "degraded"
         return "repaired" if self.repairs or self.retries else "clean"
@@ -151,23 +194,47 @@ async def generate_json(
         max_retries: Corrective re-asks after an unusable reply.
         cache: Inspect's response cache for the calls (for re-runs).
 
+    A reply cut off at the output-token limit (``max_tokens``) is never used, even when what
+    is left parses: it is re-asked with the cut-off prompt, and degraded to the role's empty
+    reply when it was the last attempt. A call the provider stops (``model_length``,
+    ``content_filter``) is not re-asked: the result says so (:func:`stopped_result`) and the
+    caller decides what it means for the encounter. ``<think>`` blocks left in a reply's text
+    are reasoning, not the reply.
+
     Returns:
-        The result, degraded from the last raw text when every attempt failed; its output's
-        usage and time are the sums over all attempts.
+        The result, degraded from the last raw text when every attempt failed (from nothing
+        when it was cut off or stopped); its output's usage and time are the sums over all
+        attempts.
     """
     scratch = list(history)
     errors: list[str] = []
     output: ModelOutput | None = None
     usage: ModelUsage | None = None
     seconds: float | None = None
+    truncated = 0
     for attempt in range(max_retries + 1):
         output = await model.generate(scratch, config=config or GenerateConfig(), cache=cache)
+        own = output.usage
         if output.time is not None:
             seconds = output.time if seconds is None else seconds + output.time
         if output.usage is not None:
             usage = output.usage if usage is None else usage + output.usage
         output = output.model_copy(update={"usage": usage, "time": seconds})
-        text = output.completion
+        if output.stop_reason in STOPPED:
+            errors.append(STOPPED[output.stop_reason])
+            size = own.input_tokens if own is not None and own.input_tokens else None
+            return stopped_result(contract, output, scratch, attempt, errors, truncated, size)
+        text = strip_reasoning(output.completion)
+        if output.stop_reason == "max_tokens":
+            # a cut-off reply lost what came after the cut: never used, whatever parses
+            truncated += 1
+            errors.append(CUT_OFF)
+            if attempt < max_retries:
+                scratch.append(output.message)
+                scratch.append(
+                    ChatMessageUser(content=render("retry_cut_off", shape=contract.shape))
+                )
+            continue
         try:
             reply, repairs = parse_reply(text, contract.model, contract.required_any)
         except ReplyError as err:
@@ -186,16 +253,54 @@ async def generate_json(
             repairs=repairs,
             retries=attempt,
             errors=errors,
+            stop_reason=output.stop_reason,
+            truncated=truncated,
         )
     assert output is not None
+    cut = output.stop_reason == "max_tokens"
+    text = strip_reasoning(output.completion)
     return RoleResult(
-        reply=contract.degrade(output.completion),
-        raw=output.completion,
+        reply=contract.degrade("" if cut else text),
+        raw=text,
         message=output.message,
         output=output,
         retries=max_retries,
         degraded=True,
         errors=errors,
+        stop_reason=output.stop_reason,
+        truncated=truncated,
+    )
+
+
+def stopped_result(
+    contract: Contract[R],
+    output: ModelOutput,
+    prompt: list[ChatMessage],
+    retries: int = 0,
+    errors: list[str] | None = None,
+    truncated: int = 0,
+    prompt_tokens: int | None = None,
+) -> RoleResult[R]:
+    """The result of a call the provider stopped (``model_length`` or ``content_filter``).
+
+    The reply is the role's empty reply and the message an empty assistant message: the
+    provider's text is kept only as ``provider_message``, never as the role's words.
+    ``prompt_tokens`` is the provider's count of the prompt, if it gave one (else estimated
+    from the prompt's characters).
+    """
+    size = prompt_tokens or estimate_tokens(sum(len(m.text) for m in prompt))
+    return RoleResult(
+        reply=contract.degrade(""),
+        raw="",
+        message=ChatMessageAssistant(content="", model=output.model),
+        output=output,
+        retries=retries,
+        degraded=True,
+        errors=errors if errors is not None else [STOPPED.get(output.stop_reason, "")],
+        stop_reason=output.stop_reason,
+        truncated=truncated,
+        provider_message=output.completion.strip(),
+        prompt_tokens=size if output.stop_reason == "model_length" else 0,
     )
 
 

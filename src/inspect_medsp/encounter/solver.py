@@ -21,7 +21,7 @@ from inspect_ai.util import span
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.encounter.ending import finish_on_exit
-from inspect_medsp.encounter.engine import Encounter
+from inspect_medsp.encounter.engine import Encounter, RoleStopped
 from inspect_medsp.encounter.roles import (
     CLINICIAN,
     DEFAULT_JUDGE,
@@ -149,16 +149,32 @@ def medsp_encounter(
         ]
         with finish_on_exit(traj):
             while not encounter.over:
+                ended: RoleResult[ClinicianReply] | RoleStopped | None = None
                 async with span(f"turn {traj.turn_count + 1}", type=TURN_SPAN):
                     result = await clinician(state.messages)
-                    state.messages.append(result.message)
                     if result.output is not None:
                         state.output = result.output
-                    played = await encounter.play(result)
-                    update = encounter.clinician_update(played.turn)
-                    state.messages.append(ChatMessageUser(content=update))
-                # the complete turn is one change of the encounter's record, logged once
-                encounter.record(played)
+                    if result.context_exhausted:
+                        ended = result
+                    else:
+                        if not result.refused:
+                            # a refusal is no reply: the provider's message stays out of the
+                            # clinician's history
+                            state.messages.append(result.message)
+                        try:
+                            played = await encounter.play(result)
+                        except RoleStopped as err:
+                            ended = err
+                        else:
+                            update = encounter.clinician_update(played.turn)
+                            state.messages.append(ChatMessageUser(content=update))
+                # the turn's change of the encounter's record is logged once, after its span
+                if isinstance(ended, RoleStopped):
+                    encounter.stop(ended)
+                elif ended is not None:
+                    encounter.exhausted(ended)
+                else:
+                    encounter.record(played)
         return state
 
     return solve

@@ -14,7 +14,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, tool
 
 from inspect_medsp.encounter.ending import finish_on_exit
-from inspect_medsp.encounter.engine import Encounter, EncounterOver
+from inspect_medsp.encounter.engine import Encounter, EncounterOver, RoleStopped
 from inspect_medsp.encounter.roles import RoleResult
 from inspect_medsp.encounter.texts import render
 from inspect_medsp.record.replies import ClinicianReply
@@ -31,6 +31,8 @@ async def _play(encounter: Encounter, move: ClinicianReply) -> str:
     )
     try:
         turn = await encounter.step(result)
+    except RoleStopped:
+        return "The encounter is over. Call submit."
     except EncounterOver:
         return f"The encounter is over ({encounter.trajectory.end_reason}). Call submit."
     update = encounter.clinician_update(turn)
@@ -132,6 +134,21 @@ async def run_tools_encounter(
             if agent_state.output:
                 state.output = agent_state.output
     if not encounter.over:
-        traj.end = "turn_limit" if traj.turn_count >= traj.max_turns else "agent_stopped"
-        traj.end_reason = "the clinician agent stopped before the encounter ended"
+        stop = agent_state.output.stop_reason if agent_state.output else "stop"
+        done = f"{traj.turn_count} turn{'' if traj.turn_count == 1 else 's'} completed"
+        if stop == "model_length":
+            traj.end = "context_exhausted"
+            traj.end_reason = (
+                f"the clinician model's context window was full after {done}: "
+                "the agent could not go on"
+            )
+        elif stop == "content_filter":
+            traj.end = "refused"
+            traj.end_reason = (
+                f"the clinician model's provider refused (content filter) after {done}: "
+                "the agent stopped"
+            )
+        else:
+            traj.end = "turn_limit" if traj.turn_count >= traj.max_turns else "agent_stopped"
+            traj.end_reason = "the clinician agent stopped before the encounter ended"
     return state

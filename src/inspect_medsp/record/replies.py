@@ -13,6 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ActionStatus = Literal["executed", "pending", "unsupported"]
+ReplyOutcome = Literal["clean", "repaired", "degraded", "context", "refused"]
+"""How a role's reply was obtained: ``clean``; ``repaired`` (after a repair or a re-ask);
+``degraded`` (no attempt usable); ``context`` (the prompt no longer fit the model's window) or
+``refused`` (the provider's content filter)."""
 _TRUE = {"true", "yes", "y", "1", "done", "complete", "completed"}
 
 

@@ -138,6 +138,12 @@ class ScoreValue(BaseModel):
     PBLI_total: int | float | None = None
     PROF_completed: int | float | None = None
     PROF_total: int | float | None = None
+    context_exhausted: int | float | None = None
+    """1 when the encounter ended because the clinician's prompt no longer fit its model's
+    context window (graded on the turns played), else 0; absent in older logs."""
+    refused_turns: int | float | None = None
+    """Clinician turns its provider's content filter refused (graded as saying and doing
+    nothing); absent in older logs."""
     epochs: int | float | None = None
     """Scored epochs of the scenario (the MedSP reducer, two or more only)."""
     epoch_sd: float | None = None
@@ -227,6 +233,9 @@ class ScoreMetadata(BaseModel):
     above 1 only)."""
     unscored: str | None = None
     """Why the sample could not be scored: ``encounter_incomplete`` or ``grader_failed``."""
+    provider_message: str | None = None
+    """What the grader's provider sent instead of a reply when it refused or the prompt did
+    not fit its window (``grader_failed``); never a verdict."""
     unscored_why: str | None = None
     """The reason in words, with what to do."""
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record.replies import ClinicianReply, ReplyOutcome
 
 Vote = Literal["agree", "disagree", "abstain"]
 """A specialist's vote on a proposed turn (``abstain`` when its reply was unusable)."""
@@ -39,7 +39,7 @@ class Draft(BaseModel):
     """A clinician turn a strategy drafted, and how its reply was obtained."""
 
     reply: ClinicianReply
-    outcome: Literal["clean", "repaired", "degraded"]
+    outcome: ReplyOutcome
     retries: int
 
 
@@ -48,7 +48,7 @@ class Candidate(BaseModel):
 
     index: int
     reply: ClinicianReply
-    outcome: Literal["clean", "repaired", "degraded"]
+    outcome: ReplyOutcome
     retries: int
     tokens: int
 

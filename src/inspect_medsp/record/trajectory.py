@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from inspect_ai.model import StopReason
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 
@@ -29,23 +30,68 @@ EntryKind = Literal[
     "clinician_speech", "clinician_action", "patient", "environment_feedback", "system_event"
 ]
 EndReason = Literal[
-    "should_end", "turn_limit", "agent_stopped", "running", "limit", "error", "cancelled"
+    "should_end",
+    "turn_limit",
+    "agent_stopped",
+    "context_exhausted",
+    "refused",
+    "running",
+    "limit",
+    "error",
+    "cancelled",
+    "role_stopped",
 ]
 """How the encounter ended: ``running`` while it is played; one of :data:`COMPLETE_ENDS` when
-it ended as the protocol allows; ``limit`` (an Inspect message, token, time or working limit),
-``error`` (an exception, such as a model error) or ``cancelled`` when it was cut short."""
+it ended as the protocol allows or by the clinician model's own doing (``context_exhausted``:
+its prompt no longer fit its context window; ``refused``: its provider refused
+:data:`REFUSALS_TO_END` turns in a row); ``limit`` (an Inspect message, token, time or working
+limit), ``error`` (an exception, such as a model error), ``cancelled``, or ``role_stopped``
+(the patient's, the environment's model could not go on: its window was full or its provider
+refused) when it was cut short."""
 
-COMPLETE_ENDS: tuple[EndReason, ...] = ("should_end", "turn_limit", "agent_stopped")
-"""The ends of an encounter played as the protocol allows; any other end is cut short."""
+COMPLETE_ENDS: tuple[EndReason, ...] = (
+    "should_end",
+    "turn_limit",
+    "agent_stopped",
+    "context_exhausted",
+    "refused",
+)
+"""The ends of an encounter that is graded: played as the protocol allows, or ended by the
+clinician model's own limit or refusals (like the turn limit); any other end is cut short."""
+
+REFUSALS_TO_END = 3
+"""Clinician turns refused in a row that end the encounter (``refused``)."""
+
+
+class ProviderStop(BaseModel):
+    """A role call the provider stopped instead of replying: the prompt no longer fit the
+    model's window (``model_length``) or the provider refused (``content_filter``). The
+    provider's message is kept here, never as the role's words."""
+
+    role: str
+    turn: int
+    stop_reason: StopReason
+    message: str = ""
+    prompt_tokens: int = 0
+    """The prompt's size (the provider's count, else an estimate) for ``model_length``."""
 
 
 class ReplyHealth(BaseModel):
-    """How one role's replies fared: clean, repaired, retried, or degraded after retries."""
+    """How one role's replies fared.
+
+    Each reply is counted once: ``clean``, ``repaired`` (fixed by the tolerant parser),
+    ``retried`` (usable after a re-ask), ``degraded`` (no attempt usable), ``context`` (the
+    prompt no longer fit the model's window) or ``refused`` (the provider's content filter).
+    ``truncated`` counts attempts cut off at the output-token limit, whatever came of them.
+    """
 
     clean: int = 0
     repaired: int = 0
     retried: int = 0
     degraded: int = 0
+    truncated: int = 0
+    context: int = 0
+    refused: int = 0
 
     @property
     def total(self) -> int:
@@ -105,6 +151,14 @@ class TurnRecord(BaseModel):
     """Seconds the clinician took for this turn's reply, every attempt together (Inspect's
     time of the model calls: a person's thinking time for ``medsp/human``); None when no
     model call made the move (a tool call of the ``tools`` protocol) or in older logs."""
+    stop_reasons: dict[str, StopReason] = Field(default_factory=dict)
+    """Why each role's model stopped for the reply used in this turn (Inspect's stop
+    reason: ``stop``, ``max_tokens``, ``content_filter``, ...)."""
+    refused: bool = False
+    """The clinician's provider refused this turn (content filter): nothing was said or done."""
+    provider_message: str = ""
+    """The provider's message when it refused the clinician's turn (never the clinician's
+    words: not in the transcript, the action log or the grader's record)."""
 
     @property
     def end_state(self) -> tuple[int, str, str]:
@@ -181,6 +235,9 @@ class Trajectory(StoreModel):
     )
     strategy: dict[str, str | int | float] = Field(default_factory=dict)
     strategy_log: list[StrategyStep] = Field(default_factory=list)
+    provider_stop: ProviderStop | None = None
+    """The role call that ended the encounter because the provider stopped it (the
+    clinician's window full, or the patient's or environment's model stopped)."""
 
     @classmethod
     def of(cls, store: dict[str, Any] | None) -> Trajectory | None:
@@ -195,6 +252,11 @@ class Trajectory(StoreModel):
     def complete(self) -> bool:
         """Whether the encounter ended as the protocol allows (see :data:`COMPLETE_ENDS`)."""
         return self.end in COMPLETE_ENDS
+
+    @property
+    def refused_turns(self) -> int:
+        """Clinician turns its provider refused."""
+        return sum(turn.refused for turn in self.turns)
 
     @property
     def turn_count(self) -> int:

@@ -227,12 +227,31 @@ def published_of(scores: Sequence[SampleScore]) -> int | None:
     return sizes.pop() if len(sizes) == 1 else None
 
 
+def provider_stops(scores: Sequence[SampleScore]) -> dict[str, float]:
+    """What the clinician model's provider did, when it did anything: ``context_exhausted``
+    (encounters that ended because the clinician's prompt no longer fit its window),
+    ``refused_turns`` (clinician turns its content filter refused) and ``refused_encounters``
+    (encounters with a refused turn). With several epochs each scenario counts its mean over
+    epochs (a scenario refused in any epoch is one refused encounter)."""
+    values = [v for s in scores if (v := ScoreValue.read(s.score.value)) is not None]
+    context = sum(float(v.context_exhausted or 0) for v in values)
+    refused = [float(v.refused_turns or 0) for v in values]
+    out: dict[str, float] = {}
+    if context:
+        out["context_exhausted"] = context
+    if any(refused):
+        out["refused_turns"] = sum(refused)
+        out["refused_encounters"] = float(sum(r > 0 for r in refused))
+    return out
+
+
 @metric
 def medsp_summary() -> Metric:
     """The run's summary, short enough for a terminal: ``macro`` with its 95% interval,
     ``micro``, each competency's macro (``PC`` ... ``PROF``), the number of ``scenarios``
     scored (of ``published_scenarios``, the task's published size, which the samples carry)
-    and, with several epochs, their stability (``epoch_sd``, ``verdict_flip_rate``).
+    with several epochs their stability (``epoch_sd``, ``verdict_flip_rate``) and, when the
+    clinician's provider cut encounters short or refused, :func:`provider_stops`.
 
     With nothing scored (yet: Inspect also computes it before the first sample is scored)
     ``macro`` is NaN, so the headline is still ``macro``.
@@ -258,7 +277,7 @@ def medsp_summary() -> Metric:
         }
         out |= {key: columns[key].macro() for key in COMPETENCIES if len(columns[key])}
         out |= coverage
-        return out | stability(_values(scores))
+        return out | stability(_values(scores)) | provider_stops(scores)
 
     return compute
 

@@ -78,11 +78,17 @@ class GraderError(RuntimeError):
     """
 
     def __init__(
-        self, message: str, partial: list[Verdict] | None = None, reasoning: list[str] | None = None
+        self,
+        message: str,
+        partial: list[Verdict] | None = None,
+        reasoning: list[str] | None = None,
+        provider_message: str = "",
     ) -> None:
         super().__init__(message)
         self.partial = partial or []
         self.reasoning = reasoning or []
+        self.provider_message = provider_message
+        """What the provider sent when it stopped the grader's call (never a verdict)."""
 
 
 async def judge_items(
@@ -119,6 +125,22 @@ async def judge_items(
     reasoning: list[str] = []
     for ask in range(2):
         result = await generate_json(model, history, GRADER, config, cache=cache)
+        if result.context_exhausted or result.refused:
+            if result.context_exhausted:
+                what = (
+                    "the grader model's context window was full "
+                    f"(a prompt of about {result.prompt_tokens} tokens)"
+                )
+                fix = "a model with a longer context window"
+            else:
+                what = "the grader model's provider refused (content filter)"
+                fix = "a model whose provider does not filter this scenario"
+            raise GraderError(
+                f"{what}: re-grade with {fix} (--model-role grader=...)",
+                partial=[v for v in tally.verdicts() if v.judged],
+                reasoning=reasoning,
+                provider_message=result.provider_message,
+            )
         if result.degraded:
             raise GraderError(
                 f"grader reply was not usable JSON after {result.retries} retries: "
@@ -223,6 +245,8 @@ def medsp_rubric(
                 items=[ItemVerdict.model_validate(v.model_dump()) for v in err.partial],
                 reasoning=err.reasoning,
             )
+            if err.provider_message:
+                partial = partial.adding(provider_message=err.provider_message)
             return unscored("grader_failed", str(err), partial)
         except Exception as err:
             return unscored("grader_failed", f"{type(err).__name__}: {err}", about)
@@ -243,15 +267,26 @@ def medsp_rubric(
         if graded.repeats:
             metadata = metadata.adding(repeats=graded.repeats)
         return Score(
-            value=ScoreValue.of(
-                {k: (c.completed, c.total) for k, c in counts.items()}
-            ).stored(),
+            value=ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
+            .model_copy(update=provider_figures(traj))
+            .stored(),
             answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
             explanation=checklist_text(verdicts, record.rubric.items()),
             metadata=metadata.stored(),
         )
 
     return score
+
+
+def provider_figures(traj: Trajectory) -> dict[str, float]:
+    """What the clinician model's provider did to the encounter, for the score value (the
+    epoch reducer averages them, the run summary sums them): ``context_exhausted`` (1 when the
+    encounter ended because the clinician's prompt no longer fit its window) and
+    ``refused_turns``."""
+    return {
+        "context_exhausted": float(traj.end == "context_exhausted"),
+        "refused_turns": float(traj.refused_turns),
+    }
 
 
 def unscored(reason: str, why: str, metadata: ScoreMetadata) -> Score:

@@ -99,11 +99,49 @@ def unaudited_line(log: EvalLog) -> str | None:
     return f"MedSP: {len(missing)} sample(s) were not audited: {listed}; re-audit: {again}"
 
 
+def provider_line(log: EvalLog) -> str | None:
+    """One line naming the scored samples whose encounter the clinician model's provider cut
+    short (its context window was full) or refused turns of, or None when there are none.
+
+    These samples are graded (the model's own limit and behaviour, like the turn limit); the
+    line says so, so that a reader knows the window or the filter cut the score.
+    """
+    context: list[str] = []
+    refused: list[str] = []
+    turns = 0.0
+    for reduction in log.reductions or []:
+        if reduction.scorer != SCORER:
+            continue
+        for sample in reduction.samples:
+            value = ScoreValue.read(sample.value)
+            if value is None:
+                continue
+            if value.context_exhausted:
+                context.append(str(sample.sample_id))
+            if value.refused_turns:
+                refused.append(str(sample.sample_id))
+                turns += float(value.refused_turns)
+    parts: list[str] = []
+    if context:
+        parts.append(
+            f"{len(context)} encounter(s) ended because the clinician model's context window "
+            f"was full (graded on the turns played): {', '.join(context)}"
+        )
+    if refused:
+        parts.append(
+            f"{turns:g} clinician turn(s) refused by the provider's content filter in "
+            f"{len(refused)} encounter(s) (graded as saying and doing nothing): "
+            f"{', '.join(refused)}"
+        )
+    return "MedSP: " + "; ".join(parts) if parts else None
+
+
 @hooks(name="medsp_unscored", description="Names the MedSP samples that could not be scored.")
 class UnscoredWarning(Hooks):
     """Logs :func:`unscored_line` as a warning when a MedSP task ends."""
 
     async def on_task_end(self, data: TaskEnd) -> None:
-        for line in (unscored_line(data.log), unaudited_line(data.log)):
+        lines = (provider_line(data.log), unscored_line(data.log), unaudited_line(data.log))
+        for line in lines:
             if line is not None:
                 logger.warning(line)
