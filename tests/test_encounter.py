@@ -340,6 +340,7 @@ def test_tools_protocol_fills_the_same_record(tmp_path: Path, log_dir: str) -> N
         **{"overall": 0.5, "PC": 1.0, "MK": 0.0, "ICS": 0.0},
         **{"overall_completed": 2, "overall_total": 4, "PC_completed": 2, "PC_total": 2},
         **{"MK_completed": 0, "MK_total": 1, "ICS_completed": 0, "ICS_total": 1},
+        **{"context_exhausted": 0, "refused_turns": 0},
     }
     _assert_isolated(clin, pat, env, grader)
 

@@ -9,6 +9,7 @@ the reason it is unscored.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from inspect_ai.model import (
 )
 
 from inspect_medsp import Trajectory, medsp_demo
+from inspect_medsp.report import write_report
 from inspect_medsp.scoring.unscored import provider_line
 from tests.support.scripts import Script, clinician, environment, patient
 
@@ -90,6 +92,13 @@ def metrics(log: EvalLog) -> dict[str, float]:
     return {k: m.value for k, m in score.metrics.items()}
 
 
+def report_of(log: EvalLog, tmp_path: Path) -> str:
+    """The Markdown ``medsp-report`` writes for ``log``."""
+    result = write_report([log.location], tmp_path / "report")
+    assert result.analysis is not None
+    return (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+
+
 def test_cut_off_replies_are_re_asked_and_never_become_a_turn(log_dir: str) -> None:
     three = ["Assess airway, breathing, circulation", "Check blood pressure", "Give oxygen"]
     clin = Script(
@@ -150,7 +159,7 @@ def test_cut_off_replies_are_re_asked_and_never_become_a_turn(log_dir: str) -> N
     assert score_of(log).value["overall_total"] > 0
 
 
-def test_clinician_context_exhausted_ends_and_is_graded(log_dir: str) -> None:
+def test_clinician_context_exhausted_ends_and_is_graded(log_dir: str, tmp_path: Path) -> None:
     clin = Script(
         [
             clinician("Hello, what happened?", ["check vital signs"]),
@@ -181,9 +190,13 @@ def test_clinician_context_exhausted_ends_and_is_graded(log_dir: str) -> None:
     assert metrics(log)["context_exhausted"] == 1
     line = provider_line(log)
     assert line is not None and "1 encounter(s) ended" in line and ANAPHYLAXIS in line
+    md = report_of(log, tmp_path)
+    assert "1 encounter(s) ended with its context full" in md and "context_exhausted 1" in md
 
 
-def test_clinician_refusals_are_turns_of_nothing_and_three_in_a_row_end(log_dir: str) -> None:
+def test_clinician_refusals_are_turns_of_nothing_and_three_in_a_row_end(
+    log_dir: str, tmp_path: Path
+) -> None:
     clin = Script(
         [
             stopped("content_filter", FILTERED),
@@ -221,6 +234,8 @@ def test_clinician_refusals_are_turns_of_nothing_and_three_in_a_row_end(log_dir:
     assert summary["refused_turns"] == 4 and summary["refused_encounters"] == 1
     line = provider_line(log)
     assert line is not None and "4 clinician turn(s) refused" in line
+    md = report_of(log, tmp_path)
+    assert "4 turn(s) refused in 1 encounter(s)" in md and "refused 1" in md
 
 
 @pytest.mark.parametrize("role", ["patient", "environment"])

@@ -89,7 +89,9 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
     assert not turn_span_store_changes(sample)
     assert sum(isinstance(e, StoreEvent) for e in sample.events) <= 2
     assert sample.scores is not None
-    assert sample.scores["medsp_rubric"].value == old["score"]
+    # the same numbers, with the figures of what the clinician's provider did (nothing here)
+    stops = {"context_exhausted": 0.0, "refused_turns": 0.0}
+    assert sample.scores["medsp_rubric"].value == old["score"] | stops
 
     # the same log with the store as the old version wrote it, scored again
     old_log = log.model_copy(
@@ -100,7 +102,7 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
     )
     assert rescored.samples is not None
     score = rescored.samples[0].scores["medsp_rubric"]  # type: ignore[index]
-    assert score.value == old["score"]
+    assert score.value == old["score"] | stops
 
 
 def test_a_store_without_an_encounter_has_no_trajectory() -> None:

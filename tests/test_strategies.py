@@ -18,7 +18,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.event import SpanBeginEvent
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
-from inspect_ai.model import ChatMessage, ChatMessageAssistant
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ModelOutput
 from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
@@ -471,3 +471,81 @@ def test_tools_protocol_refuses_a_strategy(tree: tuple[Path, Path]) -> None:
         with pytest.raises(ValueError, match="protocol=turns only"):
             tools_task(strategy)
     assert isinstance(tools_task("off"), Task)
+
+
+# ---------------------------------------------------------------- the provider stops a call
+
+FILTERED = "The response was filtered due to the prompt triggering content management policy."
+OVERFLOW = "This model's maximum context length is 1375 tokens."
+
+
+class StoppingClinic(Clinic):
+    """The clinic, with the provider stepping in on chosen calls: ``(kind, turn, nth)`` to a
+    stop reason (``nth`` counts the calls of that kind in that turn, from 1)."""
+
+    def __init__(self, stops: dict[tuple[str, int, int], str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.stops = stops
+        self.seen: Counter[tuple[str, int]] = Counter()
+
+    def __call__(self, call: list[ChatMessage]) -> Reply:
+        kind, turn = kind_of(call), turn_of(call)
+        self.seen[(kind, turn)] += 1
+        stop = self.stops.get((kind, turn, self.seen[(kind, turn)]))
+        if stop == "content_filter":
+            return ModelOutput.from_content("mockllm", FILTERED, stop_reason="content_filter")
+        if stop == "model_length":
+            return ModelOutput.from_content("mockllm", OVERFLOW, stop_reason="model_length")
+        if stop == "max_tokens":
+            return ModelOutput.from_content("mockllm", '{"agree": false', stop_reason="max_tokens")
+        return super().__call__(call)
+
+
+def test_bon_refused_drafts_are_not_offered_and_all_refused_is_a_refused_turn(
+    tree: tuple[Path, Path], log_dir: str
+) -> None:
+    stops = {("turn", 1, 1): "content_filter"} | {
+        ("turn", 2, n): "content_filter" for n in (1, 2, 3)
+    }
+    clin = Script(StoppingClinic(stops, choice=2))
+    _, sample = run(tree_task(tree, StrategySettings(strategy="bon", n=3)), clin, Roles(), log_dir)
+    traj = trajectory(sample)
+    first, second = traj.strategy_log
+    assert isinstance(first, BestOfNTurn) and isinstance(second, BestOfNTurn)
+    # turn 1: two usable drafts offered; choice 2 of those is draft 3
+    selection = next(c for c in clin.calls if kind_of(c) == "selection")[-1].text
+    assert FILTERED not in selection and "Option 3" not in selection
+    assert first.chosen == 3 and first.candidates[0].outcome == "refused"
+    # turn 2: every draft refused: no selection, the turn is a refusal
+    assert kinds_by_turn(clin)[2] == Counter(turn=3)
+    assert traj.turns[1].refused and traj.turns[1].clinician.speak == ""
+    assert not traj.turns[0].refused
+    assert traj.health["clinician"].refused == 1
+    assert not any(FILTERED in m.text for m in sample.messages)
+
+
+def test_medagents_stops_follow_the_clinician_rules(tree: tuple[Path, Path], log_dir: str) -> None:
+    settings = StrategySettings(strategy="medagents", experts=2, consensus_rounds=1)
+    stops = {
+        ("advice", 1, 1): "content_filter",
+        ("vote", 1, 2): "max_tokens",
+        ("advice", 2, 2): "model_length",
+    }
+    clin = Script(StoppingClinic(stops))
+    _, sample = run(tree_task(tree, settings), clin, Roles(), log_dir)
+    traj = trajectory(sample)
+    _, turn1 = traj.strategy_log
+    assert isinstance(turn1, MedAgentsTurn)
+    # a refused adviser gives no advice; its message is nobody's advice
+    assert sorted(a.advice == "" for a in turn1.advice) == [False, True]
+    synthesis = next(c for c in clin.calls if kind_of(c) == "synthesis")[-1].text
+    assert FILTERED not in synthesis and "(no advice given)" in synthesis
+    # a vote cut off at the token limit is not read (it would have been a dissent)
+    votes = turn1.rounds[0].votes
+    assert sorted(v.verdict for v in votes) == ["abstain", "agree"]
+    assert any("cut off" in v.problem for v in votes) and turn1.revised is False
+    # the panel's call at turn 2 found the window full: the encounter ends there, graded
+    assert traj.end == "context_exhausted" and traj.turn_count == 1
+    assert "turn 2" in traj.end_reason
+    assert traj.health["clinician"].context == 1
+    assert not any(OVERFLOW in e.text for e in traj.transcript)

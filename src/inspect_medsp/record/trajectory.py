@@ -96,7 +96,9 @@ class ReplyHealth(BaseModel):
     @property
     def total(self) -> int:
         """Replies counted."""
-        return self.clean + self.repaired + self.retried + self.degraded
+        return (
+            self.clean + self.repaired + self.retried + self.degraded + self.context + self.refused
+        )
 
     @property
     def malformed(self) -> int:
@@ -110,6 +112,9 @@ class ReplyHealth(BaseModel):
             repaired=self.repaired + other.repaired,
             retried=self.retried + other.retried,
             degraded=self.degraded + other.degraded,
+            truncated=self.truncated + other.truncated,
+            context=self.context + other.context,
+            refused=self.refused + other.refused,
         )
 
 

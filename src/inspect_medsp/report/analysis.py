@@ -61,10 +61,33 @@ class RunHealth(BaseModel):
     unjudged: int
     roles: dict[str, ReplyHealth]
     ends: dict[str, int]
+    refused_turns: int = 0
+    """Clinician turns its provider refused (content filter), graded as nothing done."""
+    refused_encounters: int = 0
+    """Samples with at least one refused clinician turn."""
     mean_turns: float | None
     tokens: dict[str, float]
     """Mean total tokens per sample, by role."""
     flags: list[str] = Field(default_factory=list)
+
+    @property
+    def context_exhausted(self) -> int:
+        """Encounters that ended because the clinician's prompt no longer fit its window."""
+        return self.ends.get("context_exhausted", 0)
+
+    def provider_stops(self) -> str:
+        """What the clinician model's provider did to the run, in words (empty: nothing)."""
+        parts: list[str] = []
+        if self.context_exhausted:
+            parts.append(f"{self.context_exhausted} encounter(s) ended with its context full")
+        if self.refused_turns:
+            parts.append(
+                f"{self.refused_turns} turn(s) refused in {self.refused_encounters} encounter(s)"
+            )
+        cut = self.roles.get("clinician", ReplyHealth()).truncated
+        if cut:
+            parts.append(f"{cut} reply attempt(s) cut off at the token limit")
+        return "; ".join(parts)
 
     def degraded_share(self, role: str) -> float | None:
         health = self.roles.get(role)
@@ -308,6 +331,8 @@ def run_health(run: RunLog, group: str, label: str | None = None) -> RunHealth:
         unjudged=sum(s.unjudged for s in scored),
         roles=roles,
         ends=dict(Counter(s.end or "unknown" for s in run.samples)),
+        refused_turns=sum(s.refused_turns for s in run.samples),
+        refused_encounters=sum(s.refused_turns > 0 for s in run.samples),
         mean_turns=sum(turns) / len(turns) if turns else None,
         tokens={r: sum(s.tokens.get(r, 0) for s in run.samples) / n for r in token_roles},
     )

@@ -35,6 +35,8 @@ class SampleResult(BaseModel):
     grader: str | None = None
     end: str | None = None
     turns: int | None = None
+    refused_turns: int = 0
+    """Clinician turns its provider refused (content filter)."""
     health: dict[str, ReplyHealth] = Field(default_factory=dict)
     tokens: dict[str, int] = Field(default_factory=dict)
     """Total tokens by role; ``clinician`` is what the roles' usage leaves of the whole."""

@@ -345,6 +345,8 @@ def _role_cell(h: RunHealth, role: str) -> str:
     cell = f"{rh.degraded}/{rh.total} ({share:.0%})"
     if rh.malformed:
         cell += f", {rh.malformed} repaired/retried"
+    if rh.truncated:
+        cell += f", {rh.truncated} cut off"
     return cell
 
 
@@ -355,11 +357,15 @@ def _health(analysis: Analysis) -> list[str]:
         "than 10% of any role's "
         "replies were degraded (unusable after retries), when more than 10% of its rubric "
         "items got no verdict, or when the run did not finish; its score is then not the "
-        "model's own."
+        "model's own. \"Clinician's provider\" says what the clinician model's provider did: "
+        "encounters that ended because its context window was full (`context_exhausted`) and "
+        "turns its content filter refused are graded, as the model's own limit and behaviour, "
+        "and cut the score; replies cut off at the output-token limit were re-asked."
     )
     out.append("")
     header = ["Run", "Group", "Samples", "Errored", "Unscored", "Unjudged items",
-              *[f"Degraded {r}" for r in ROLES], "Ends", "Mean turns", "Verdict"]  # fmt: skip
+              *[f"Degraded {r}" for r in ROLES], "Ends", "Clinician's provider", "Mean turns",
+              "Verdict"]  # fmt: skip
     rows = []
     for h in analysis.health:
         ends = ", ".join(f"{esc(k)} {v}" for k, v in sorted(h.ends.items()))
@@ -373,6 +379,7 @@ def _health(analysis: Analysis) -> list[str]:
                 f"{h.unjudged} of {h.items}",
                 *[_role_cell(h, r) for r in ROLES],
                 ends,
+                esc(h.provider_stops() or "nothing"),
                 "n/a" if h.mean_turns is None else f"{h.mean_turns:.1f}",
                 "⚠ " + esc("; ".join(h.flags)) if h.flags else "ok",
             ]

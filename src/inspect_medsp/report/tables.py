@@ -126,15 +126,20 @@ def strategy_competency(analysis: Analysis) -> Table:
     return Table(name="strategy_competency", columns=columns, rows=rows)
 
 
+ROLE_COUNTS = ("clean", "repaired", "retried", "degraded", "truncated", "context", "refused")
+"""A role's reply counts, each a column of ``health.csv``."""
+
+
 def health(analysis: Analysis) -> Table:
     ends = sorted({e for h in analysis.health for e in h.ends})
     token_roles = _token_roles(analysis)
     columns = ["run", "label", "group", "status", "samples", "scored", "errored", "unscored",
                "items", "unjudged"]  # fmt: skip
     for role in ROLES:
-        columns += [f"{role}_{k}" for k in ("clean", "repaired", "retried", "degraded")]
+        columns += [f"{role}_{k}" for k in ROLE_COUNTS]
         columns.append(f"{role}_degraded_share")
     columns += [f"end_{e}" for e in ends]
+    columns += ["context_exhausted", "refused_turns", "refused_encounters"]
     columns += ["mean_turns", *[f"tokens_per_scenario_{r}" for r in token_roles]]
     columns += ["flagged", "flags"]
     rows: list[list[Cell]] = []
@@ -145,8 +150,10 @@ def health(analysis: Analysis) -> Table:
         ]  # fmt: skip
         for role in ROLES:
             rh = h.roles[role]
-            row += [rh.clean, rh.repaired, rh.retried, rh.degraded, h.degraded_share(role)]
+            row += [getattr(rh, k) for k in ROLE_COUNTS]
+            row.append(h.degraded_share(role))
         row += [h.ends.get(e, 0) for e in ends]
+        row += [h.context_exhausted, h.refused_turns, h.refused_encounters]
         row += [h.mean_turns, *[h.tokens.get(r) for r in token_roles]]
         row += [bool(h.flags), "; ".join(h.flags)]
         rows.append(row)

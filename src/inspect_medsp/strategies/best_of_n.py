@@ -22,6 +22,7 @@ from inspect_medsp.encounter.solver import ClinicianPolicy
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.strategy_log import BestOfNTurn, Candidate, Selection
 from inspect_medsp.strategies.common import (
+    ContextFull,
     Ledger,
     current_turn,
     gather_in_spans,
@@ -30,6 +31,7 @@ from inspect_medsp.strategies.common import (
     record_step,
     reply_json,
     start_record,
+    usable_text,
     with_instruction,
 )
 from inspect_medsp.strategies.settings import StrategySettings
@@ -40,11 +42,14 @@ _NUMBER = re.compile(r"-?\d+")
 
 
 def candidate_block(drafts: list[RoleResult[ClinicianReply]]) -> str:
-    """The drafts, numbered from 1, for the selection prompt."""
+    """The drafts, numbered from 1, for the selection prompt (refused drafts are never
+    among them: see :func:`select`)."""
     blocks = []
     for i, draft in enumerate(drafts, start=1):
         note = ""
-        if draft.degraded:
+        if draft.degraded and draft.stop_reason == "max_tokens":
+            note = " (unusable: cut off at the token limit, would say and do nothing)"
+        elif draft.degraded:
             note = " (unusable: not valid JSON, would be taken as speech only)"
         blocks.append(f"Option {i}{note}:\n{reply_json(draft.reply)}")
     return "\n\n".join(blocks)
@@ -89,23 +94,36 @@ async def select(
 ) -> tuple[int, str, Selection]:
     """Ask the clinician model to pick one draft.
 
+    Drafts the provider refused are not offered; when every draft was refused the turn is
+    the first draft, a refusal. A selection the provider refused or cut off falls back to the
+    first draft offered, visibly.
+
     Returns:
         The 1-based draft chosen, the reason, and the selection record for the log.
+
+    Raises:
+        ContextFull: The selection prompt no longer fits the clinician model's window.
     """
-    if len(drafts) == 1:
-        return 1, "only one candidate", Selection(called=False)
-    text = prompt("bon_select", candidates=candidate_block(drafts), count=len(drafts))
+    offered = [i for i, d in enumerate(drafts, start=1) if not d.refused]
+    if not offered:
+        return 1, "every candidate was refused by the provider", Selection(called=False)
+    if len(offered) == 1:
+        only = "only one candidate" if len(drafts) == 1 else "the other candidates were refused"
+        return offered[0], only, Selection(called=False)
+    options = [drafts[i - 1] for i in offered]
+    text = prompt("bon_select", candidates=candidate_block(options), count=len(options))
+    asked = with_instruction(history, text)
     async with span("selection", type="selection"):
-        output = await model.generate(with_instruction(history, text), config=config)
+        output = await model.generate(asked, config=config)
     used = ledger.add("selection", output)
-    choice, reason, problem = parse_choice(output.completion, len(drafts))
-    record = Selection(
-        called=True, raw=output.completion, fallback=choice is None, problem=problem, tokens=used
-    )
+    raw, unusable = usable_text(output, asked, "best-of-N selection")
+    choice, reason, problem = (None, "", unusable) if unusable else parse_choice(raw, len(options))
+    record = Selection(called=True, raw=raw, fallback=choice is None, problem=problem, tokens=used)
     if choice is None:
-        transcript().info(f"selection unusable ({problem}): falling back to candidate 1")
-        return 1, f"fallback to candidate 1: {problem}", record
-    return choice, reason, record
+        first = offered[0]
+        transcript().info(f"selection unusable ({problem}): falling back to candidate {first}")
+        return first, f"fallback to candidate {first}: {problem}", record
+    return offered[choice - 1], reason, record
 
 
 def best_of_n_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy]:
@@ -148,9 +166,23 @@ def best_of_n_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                             tokens=used,
                         )
                     )
-                chosen, reason, selection = await select(
-                    model, history, drafts, fixed_config, ledger
-                )
+                full = next((d for d in drafts if d.context_exhausted), None)
+                if full is not None:
+                    transcript().info(
+                        f"best-of-{settings.n}, turn {turn}: the clinician model's context "
+                        "window is full"
+                    )
+                    return full
+                try:
+                    chosen, reason, selection = await select(
+                        model, history, drafts, fixed_config, ledger
+                    )
+                except ContextFull as err:
+                    transcript().info(
+                        f"best-of-{settings.n}, turn {turn}: the clinician model's context "
+                        "window is full (selection)"
+                    )
+                    return err.result
                 transcript().info(
                     f"best-of-{settings.n}, turn {turn}: candidate {chosen} chosen "
                     f"({ledger.tokens} tokens): {reason}"

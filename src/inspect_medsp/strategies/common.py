@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import anyio
+from inspect_ai.log import transcript
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageSystem,
@@ -23,7 +24,8 @@ from inspect_ai.model import (
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from inspect_medsp.encounter.roles import RoleResult
+from inspect_medsp.encounter.replies import strip_reasoning
+from inspect_medsp.encounter.roles import CLINICIAN, CUT_OFF, STOPPED, RoleResult, stopped_result
 from inspect_medsp.jsonreply import NotJSONError, extract_json_object
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.strategy_log import CallSpend, Draft, StrategyStep
@@ -62,6 +64,42 @@ _SPEAKERS: dict[str, str] = {
     "assistant": "The clinician's turn",
     "tool": "Tool result",
 }
+
+
+class ContextFull(Exception):
+    """A call of the clinician model found its context window full: the strategy's turn is
+    that call's result, and the encounter ends (``context_exhausted``).
+
+    Args:
+        result: The stopped call, as a clinician turn.
+    """
+
+    def __init__(self, result: RoleResult[ClinicianReply]) -> None:
+        super().__init__("the clinician model's context window is full")
+        self.result = result
+
+
+def usable_text(output: ModelOutput, prompt: Sequence[ChatMessage], what: str) -> tuple[str, str]:
+    """The text of a strategy call that is not a clinician turn (a choice, a panel, advice, a
+    vote), and why it is not usable (empty when it is).
+
+    A provider's message is never the text: a refusal gives ``""``; a reply cut off at the
+    token limit is returned whole, with the reason, for the caller to decide (a JSON answer
+    is then not used; prose advice is kept and marked).
+
+    Raises:
+        ContextFull: The prompt no longer fits the clinician model's window.
+    """
+    stop = output.stop_reason
+    if stop == "model_length":
+        raise ContextFull(stopped_result(CLINICIAN, output, list(prompt)))
+    if stop in STOPPED:
+        transcript().info(f"{what}: {STOPPED[stop]}; the provider's message is not used")
+        return "", STOPPED[stop]
+    text = strip_reasoning(output.completion)
+    if stop == "max_tokens":
+        return text, CUT_OFF
+    return text, ""
 
 
 def history_text(history: Sequence[ChatMessage]) -> str:

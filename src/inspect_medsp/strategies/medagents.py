@@ -39,6 +39,7 @@ from inspect_medsp.record.strategy_log import (
 )
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.strategies.common import (
+    ContextFull,
     Ledger,
     adviser_input,
     current_turn,
@@ -50,6 +51,7 @@ from inspect_medsp.strategies.common import (
     record_step,
     reply_json,
     start_record,
+    usable_text,
     with_instruction,
 )
 from inspect_medsp.strategies.settings import StrategySettings
@@ -180,23 +182,26 @@ class Panel:
     ) -> tuple[list[str], PanelReading]:
         """The clinician model names the panel from its own history."""
         text = prompt("medagents_specialties", experts=self.settings.experts)
+        asked = with_instruction(history, text)
         async with span("specialties", type="specialties"):
-            output = await self.model.generate(
-                with_instruction(history, text), config=self.fixed_config
-            )
+            output = await self.model.generate(asked, config=self.fixed_config)
         ledger.add("specialties", output)
-        panel, record = parse_specialties(output.completion, self.settings.experts)
+        raw, unusable = usable_text(output, asked, "specialties")
+        panel, record = parse_specialties("" if unusable else raw, self.settings.experts)
+        if unusable:
+            record = record.model_copy(update={"raw": raw, "problem": unusable})
         if record.fallback:
             transcript().info(f"specialties unusable ({record.problem}): using {', '.join(panel)}")
         return panel, record
 
     def _consult(
         self, specialty: str, text: str, config: GenerateConfig
-    ) -> Callable[[], Awaitable[ModelOutput]]:
+    ) -> Callable[[], Awaitable[tuple[ModelOutput, list[ChatMessage]]]]:
         system = prompt("medagents_specialist_system", specialty=specialty)
 
-        async def job() -> ModelOutput:
-            return await self.model.generate(adviser_input(system, text), config=config)
+        async def job() -> tuple[ModelOutput, list[ChatMessage]]:
+            asked = adviser_input(system, text)
+            return await self.model.generate(asked, config=config), asked
 
         return job
 
@@ -209,9 +214,13 @@ class Panel:
             "advice",
         )
         advice: list[Advice] = []
-        for specialty, output in zip(panel, outputs, strict=True):
+        for specialty, (output, asked) in zip(panel, outputs, strict=True):
             used = ledger.add("advice", output, specialty=specialty)
-            advice.append(Advice(specialty=specialty, advice=output.completion, tokens=used))
+            text, problem = usable_text(output, asked, f"advice of {specialty}")
+            if text and problem:
+                # prose cut off at the token limit: kept, and said to be incomplete
+                text = f"{text} [{problem}]"
+            advice.append(Advice(specialty=specialty, advice=text, tokens=used))
         return advice
 
     async def vote(
@@ -238,16 +247,20 @@ class Panel:
         ]
         outputs = await gather_in_spans(jobs, "vote")
         votes: list[SpecialistVote] = []
-        for specialty, output in zip(panel, outputs, strict=True):
+        for specialty, (output, asked) in zip(panel, outputs, strict=True):
             used = ledger.add("vote", output, specialty=specialty)
-            verdict, advice, problem = parse_vote(output.completion)
+            raw, unusable = usable_text(output, asked, f"vote of {specialty}")
+            verdict: Vote = "abstain"
+            advice, problem = "", unusable
+            if not unusable:
+                verdict, advice, problem = parse_vote(raw)
             votes.append(
                 SpecialistVote(
                     specialty=specialty,
                     verdict=verdict,
                     advice=advice,
                     problem=problem,
-                    raw=output.completion,
+                    raw=raw,
                     tokens=used,
                 )
             )
@@ -319,6 +332,16 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
             record_step(state, settings, step)
 
         async def policy(history: list[ChatMessage]) -> Turn:
+            try:
+                return await deliberate(history)
+            except ContextFull as err:
+                transcript().info(
+                    f"medagents, turn {current_turn(state)}: the clinician model's context "
+                    "window is full"
+                )
+                return err.result
+
+        async def deliberate(history: list[ChatMessage]) -> Turn:
             turn = current_turn(state)
             async with span("medagents", type="strategy"):
                 if panel.specialties is None:
@@ -326,22 +349,28 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
                 ledger = Ledger()
                 advice = await panel.advise(history, ledger)
                 result = await panel.synthesise(history, advice, ledger)
+                if result.context_exhausted:
+                    raise ContextFull(result)
                 synthesis = describe_turn(result)
                 rounds: list[ConsensusRound] = []
-                for round_no in range(1, settings.consensus_rounds + 1):
+                # a refused synthesis is the turn: a refusal, nothing to vote on
+                voting = 0 if result.refused else settings.consensus_rounds
+                for round_no in range(1, voting + 1):
                     async with span(f"consensus round {round_no}", type="consensus"):
                         votes = await panel.vote(history, result.reply, ledger)
                         dissent = [v.specialty for v in votes if v.verdict == "disagree"]
                         revision = None
                         if dissent:
                             result = await panel.revise(history, result.reply, votes, ledger)
+                            if result.context_exhausted:
+                                raise ContextFull(result)
                             revision = describe_turn(result)
                     rounds.append(
                         ConsensusRound(
                             round=round_no, votes=votes, dissent=dissent, revision=revision
                         )
                     )
-                    if not dissent:
+                    if not dissent or result.refused:
                         break
                 revised = [r for r in rounds if r.revision is not None]
                 transcript().info(
