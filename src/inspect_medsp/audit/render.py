@@ -43,6 +43,11 @@ def turn_lines(turn: TurnRecord) -> list[str]:
         lines.append(f"Environment ends the encounter: {env.completion_reason or 'no reason'}")
     for correction in turn.corrections:
         lines.append(f"Harness correction: {correction}")
+    if turn.refused:
+        lines.append(
+            "Harness note: the clinician's provider refused this turn (content filter); "
+            "nothing was said or done"
+        )
     for role in turn.degraded:
         lines.append(f"Harness note: the {role} reply was unusable and degraded")
     return lines
