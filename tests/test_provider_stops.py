@@ -23,6 +23,7 @@ from inspect_ai.model import (
 )
 
 from inspect_medsp import Trajectory, medsp_demo
+from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.report import write_report
 from inspect_medsp.scoring.unscored import provider_line
 from tests.support.scripts import Script, clinician, environment, patient
@@ -47,12 +48,21 @@ def cut(text: str) -> ModelOutput:
 
 
 def run(
-    clin: Script, pat: Script, env: Script, grader: Script, log_dir: str, max_turns: int = 4
+    clin: Script,
+    pat: Script,
+    env: Script,
+    grader: Script,
+    log_dir: str,
+    max_turns: int = 4,
+    protocol: Protocol = "turns",
 ) -> EvalLog:
     from inspect_ai import eval
 
+    task = medsp_demo(
+        scenarios=ANAPHYLAXIS, judge="mockllm/model", max_turns=max_turns, protocol=protocol
+    )
     logs = eval(
-        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model", max_turns=max_turns),
+        task,
         model=clin.model(),
         model_roles={"patient": pat.model(), "environment": env.model(), "grader": grader.model()},
         log_dir=log_dir,
@@ -329,3 +339,41 @@ def test_reasoning_is_not_the_reply(log_dir: str) -> None:
     text = words(traj)
     assert "wrong words" not in text and "panic" not in text and "hidden words" not in text
     assert traj.health["clinician"].clean == 2 and traj.health["patient"].clean == 2
+
+
+def tool_call(name: str, **arguments: Any) -> ModelOutput:
+    return ModelOutput.for_tool_call(model="mockllm", tool_name=name, tool_arguments=arguments)
+
+
+def test_tools_protocol_clinician_window_full_ends_the_encounter(log_dir: str) -> None:
+    clin = Script(
+        [tool_call("talk_to_patient", speech="Hello."), stopped("model_length", OVERFLOW)]
+    )
+    pat = Script([patient("Hi.")])
+    env = Script([environment(0, "initial_assessment")])
+    log = run(clin, pat, env, Script([GRADER_OK]), log_dir, protocol="tools")
+    traj = trajectory(log)
+    assert traj.end == "context_exhausted" and traj.turn_count == 1 and traj.complete
+    assert "context window was full after 1 turn completed" in traj.end_reason
+    assert OVERFLOW not in words(traj)
+    assert score_of(log).value["context_exhausted"] == 1
+
+
+def test_tools_protocol_environment_refusal_ends_the_encounter_unscored(log_dir: str) -> None:
+    clin = Script(
+        [
+            tool_call("talk_to_patient", speech="Hello."),
+            tool_call("talk_to_patient", speech="Are you there?"),
+            tool_call("submit", answer="done"),
+        ]
+    )
+    pat = Script([patient("Hi.")])
+    env = Script([stopped("content_filter", FILTERED)])
+    log = run(clin, pat, env, Script([GRADER_OK]), log_dir, protocol="tools")
+    traj = trajectory(log)
+    assert traj.end == "role_stopped" and traj.turn_count == 0
+    assert "environment model's provider refused at turn 1" in traj.end_reason
+    # the clinician agent is told only that the encounter is over
+    told = [m.text for m in sample_of(log).messages if m.role == "tool"]
+    assert told[0] == "The encounter is over. Call submit."
+    assert score_of(log).reason == "encounter_incomplete"

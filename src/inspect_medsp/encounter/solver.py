@@ -152,7 +152,7 @@ def medsp_encounter(
                 ended: RoleResult[ClinicianReply] | RoleStopped | None = None
                 async with span(f"turn {traj.turn_count + 1}", type=TURN_SPAN):
                     result = await clinician(state.messages)
-                    if result.output is not None:
+                    if result.output is not None and not result.provider_message:
                         state.output = result.output
                     if result.context_exhausted:
                         ended = result
