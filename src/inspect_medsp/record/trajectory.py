@@ -69,9 +69,13 @@ class ProviderStop(BaseModel):
     provider's message is kept here, never as the role's words."""
 
     role: str
+    """The role whose call was stopped: ``clinician``, ``patient`` or ``environment``."""
     turn: int
+    """The turn being played (not recorded: the encounter ended before it)."""
     stop_reason: StopReason
+    """Inspect's stop reason: ``model_length`` or ``content_filter``."""
     message: str = ""
+    """What the provider sent instead of a reply (never anyone's words)."""
     prompt_tokens: int = 0
     """The prompt's size (the provider's count, else an estimate) for ``model_length``."""
 
@@ -90,8 +94,12 @@ class ReplyHealth(BaseModel):
     retried: int = 0
     degraded: int = 0
     truncated: int = 0
+    """Attempts cut off at the output-token limit (each re-asked, or degraded to nothing when
+    it was the last), whatever came of the reply."""
     context: int = 0
+    """Calls whose prompt no longer fit the model's context window."""
     refused: int = 0
+    """Calls the provider refused (content filter)."""
 
     @property
     def total(self) -> int:
