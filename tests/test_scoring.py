@@ -35,7 +35,7 @@ from inspect_ai.scorer import SampleScore, Score, Scorer
 from inspect_medsp import medsp_demo
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import Rubric, SampleRecord
-from inspect_medsp.scoring.metrics import CONTEXT_KEY, KEYS, REFUSED_KEY, macro, micro, score_value
+from inspect_medsp.scoring.metrics import KEYS, macro, micro, score_value
 from inspect_medsp.scoring.scorer import medsp_rubric
 from tests.conftest import DEMO, REPO
 from tests.support.metrics import compute, metrics_of, summary_of
@@ -246,9 +246,9 @@ def values_of(sample: EvalSample) -> dict[str, Fraction]:
         if key in KEYS:
             out[key] = frac(number)
     counts = {*(f"{k}_completed" for k in out), *(f"{k}_total" for k in out)}
-    assert set(value) == {*out, *counts, CONTEXT_KEY, REFUSED_KEY}
+    assert set(value) == {*out, *counts, "context_exhausted", "refused_turns"}
     # no provider stopped the scripted clinician
-    assert value[CONTEXT_KEY] == 0 and value[REFUSED_KEY] == 0
+    assert value["context_exhausted"] == 0 and value["refused_turns"] == 0
     for key, fraction in out.items():
         assert Fraction(value[f"{key}_completed"], value[f"{key}_total"]) == fraction
     return out
