@@ -6,6 +6,9 @@ Builds synthetic scores shaped like the real benchmark (1,638 scenarios over 613
 rubric with 4-30 items spread over the competencies, some without MK or PBLI) and times the
 summary metric the task reports (``medsp_summary``, run at every interim refresh) and the full
 ``macro`` and ``micro`` breakdowns (intervals for every competency) that the report uses.
+It also times the report's paired comparison (:func:`~inspect_medsp.report.comparisons.pairwise`)
+of 5 groups over 1,548 scenarios from 613 cases: every pair, overall and per competency, with
+bootstrap intervals, permutation p-values, Holm and ``mdd``.
 The best of several runs is printed, in milliseconds.
 """
 
@@ -20,9 +23,13 @@ from typing import cast
 from inspect_ai.scorer import Metric, SampleScore, Score, Value
 
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.report.comparisons import pairwise
+from inspect_medsp.report.models import SampleResult
 from inspect_medsp.scoring.metrics import macro, medsp_summary, micro, score_value
 
 CASES = 613
+GROUPS = 5
+SCORED = 1548
 
 
 def synthetic_scores(n: int, seed: int = 0) -> list[SampleScore]:
@@ -56,6 +63,52 @@ def best_ms(metric: Metric, scores: list[SampleScore], repeats: int) -> float:
     return min(times)
 
 
+def synthetic_groups(
+    groups: int, n: int, seed: int = 0
+) -> list[tuple[str, list[SampleResult]]]:
+    """``groups`` runs over the same ``n`` scenarios (same rubrics, so the same competencies
+    per scenario), each completing its own share of the items, as the report holds them."""
+    rng = random.Random(seed)
+    shapes = synthetic_scores(n, seed)
+    out: list[tuple[str, list[SampleResult]]] = []
+    for g in range(groups):
+        samples = []
+        for score in shapes:
+            value = score.score.value
+            assert isinstance(value, dict)
+            counts: dict[str, tuple[int, int]] = {}
+            for key in COMPETENCIES:
+                if f"{key}_total" in value:
+                    total = int(value[f"{key}_total"])
+                    counts[key] = (rng.randint(0, total), total)
+            counts["overall"] = (
+                sum(c for c, _ in counts.values()),
+                sum(t for _, t in counts.values()),
+            )
+            sid = str(score.sample_id)
+            samples.append(
+                SampleResult(
+                    id=sid,
+                    case_id=sid.split("/")[0],
+                    scored=True,
+                    values={k: c / t for k, (c, t) in counts.items()},
+                    counts=counts,
+                )
+            )
+        out.append((f"model-{g}", samples))
+    return out
+
+
+def best_pairwise_ms(groups: list[tuple[str, list[SampleResult]]], repeats: int) -> float:
+    """The fastest of ``repeats`` full pairwise comparisons, in milliseconds."""
+    times: list[float] = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        pairwise(groups)
+        times.append((time.perf_counter() - start) * 1000)
+    return min(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", type=int, default=1638)
@@ -66,6 +119,14 @@ def main() -> None:
     metrics = {"medsp_summary": medsp_summary(), "macro": macro(), "micro": micro()}
     for name, metric in metrics.items():
         print(f"{name:>14}: {best_ms(metric, scores, args.repeats):7.1f} ms")
+    groups = synthetic_groups(GROUPS, SCORED)
+    start = time.perf_counter()
+    pairwise(groups)
+    first = (time.perf_counter() - start) * 1000
+    print(
+        f"{'pairwise':>14}: {best_pairwise_ms(groups, args.repeats):7.1f} ms "
+        f"({GROUPS} groups, {SCORED} scenarios, {CASES} cases; first call {first:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ KEYWORDS = {
     "clin-a": ["epinephrine", "oxygen", "corticosteroid", "monitoring"],
     "clin-b": ["asks", "explains", "introduces", "referral"],
     "clin-c": ["epinephrine"],
+    "clin-asks": ["asks"],
 }
 COMPETENCY_HEADING = re.compile(r"^(PC|MK|SBP|ICS|PBLI|PROF) \(")
 ITEM_LINE = re.compile(r"^\[(\d+)\] (.*)$")

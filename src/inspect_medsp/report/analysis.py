@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.record.score import KEYS
 from inspect_medsp.record.trajectory import ReplyHealth
+from inspect_medsp.report.comparisons import Comparison, pairwise
 from inspect_medsp.report.models import ROLES, Problem, RunLog, SampleResult
 from inspect_medsp.report.rows import scenario_rows
 from inspect_medsp.report.views import (
@@ -155,6 +156,8 @@ class Analysis(BaseModel):
     breakdowns: list[Breakdown] = Field(default_factory=list)
     strategy: list[StrategyCell] = Field(default_factory=list)
     shared_ids: list[str]
+    comparisons: list[Comparison] = Field(default_factory=list)
+    """Paired differences b - a of every pair of groups (leaderboard order), per competency."""
     flags: list[str]
     notes: list[str]
     problems: list[Problem]
@@ -200,6 +203,7 @@ def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysi
         breakdowns=breakdowns([(g.label, g.samples) for g in groups]),
         strategy=strategy_cells([(g.label, g.clinician, g.strategy, g.metrics) for g in groups]),
         shared_ids=shared,
+        comparisons=pairwise([(g.label, g.samples) for g in groups]),
         flags=flags,
         notes=notes,
         problems=list(problems),

@@ -19,8 +19,10 @@ from matplotlib.figure import Figure
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis, GroupSummary
 from inspect_medsp.report.charts import MAX_INCHES, Style, save, styles, wrap
+from inspect_medsp.report.differences_chart import differences_chart
 from inspect_medsp.report.files import (
     CHART_BREAKDOWNS,
+    CHART_DIFFERENCES,
     CHART_RADAR,
     CHART_SPECIALTIES,
     CHART_STRATEGY,
@@ -314,6 +316,7 @@ def paper_figures(analysis: Analysis, folder: Path) -> list[Path]:
     """Write every figure of :func:`paper_charts` (those the analysis has data for)."""
     groups = analysis.groups
     draw: dict[str, Callable[[Path], Path]] = {
+        CHART_DIFFERENCES: lambda p: differences_chart(analysis.comparisons, p),
         CHART_RADAR: lambda p: radar_chart(groups, p),
         CHART_SPECIALTIES: lambda p: specialty_chart(groups, analysis.specialties, p),
         CHART_TOKENS: lambda p: tokens_chart(groups, analysis.token_bins, p),

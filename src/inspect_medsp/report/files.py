@@ -11,6 +11,7 @@ CHART_SPECIALTIES = "specialties.png"
 CHART_TOKENS = "input_length.png"
 CHART_STRATEGY = "strategy_competency.png"
 CHART_BREAKDOWNS = "case_metadata.png"
+CHART_DIFFERENCES = "differences.png"
 CSV_FILES = (
     "leaderboard.csv",
     "competencies.csv",
@@ -19,6 +20,7 @@ CSV_FILES = (
     "input_length.csv",
     "case_metadata.csv",
     "strategy_competency.csv",
+    "comparisons.csv",
     "health.csv",
     "per_scenario.csv",
 )
@@ -27,6 +29,7 @@ CSV_FILES = (
 def paper_charts(analysis: Analysis) -> list[str]:
     """The figures beyond the two basic charts that this analysis has data for, in order."""
     present = {
+        CHART_DIFFERENCES: bool(analysis.comparisons),
         CHART_RADAR: True,
         CHART_SPECIALTIES: bool(analysis.specialties),
         CHART_TOKENS: bool(analysis.token_bins),

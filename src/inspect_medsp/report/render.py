@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis, RunHealth
+from inspect_medsp.report.comparisons_render import differences_markdown, leader_marks
 from inspect_medsp.report.files import (
     CHART_BREAKDOWNS,
     CHART_COMPETENCIES,
@@ -45,6 +46,9 @@ def render_markdown(analysis: Analysis, charts: bool = True) -> str:
         out.append("")
     out += _leaderboard(analysis)
     out += _comparison(analysis)
+    out += differences_markdown(
+        analysis.comparisons, [g.label for g in analysis.groups], esc, charts
+    )
     out += _profile(analysis, charts)
     out += _gaps(analysis)
     out += _specialties(analysis, charts)
@@ -78,6 +82,9 @@ def _leaderboard(analysis: Analysis) -> list[str]:
     out.append("")
     header = ["#", "Clinician", "Strategy", "Judge", "Scenarios scored", "Macro (95% CI)",
               "Micro (95% CI)", *COMPETENCIES, "Health"]  # fmt: skip
+    marks = leader_marks(analysis.comparisons, [g.label for g in analysis.groups])
+    if marks:
+        header.insert(6, "vs #1 (paired)")
     rows = []
     for rank, g in enumerate(analysis.groups, start=1):
         m = g.metric
@@ -94,7 +101,16 @@ def _leaderboard(analysis: Analysis) -> list[str]:
                 "⚠ unhealthy run" if g.flagged else "ok",
             ]
         )
+        if marks:
+            rows[-1].insert(6, marks.get(g.label, "not compared"))
     out += table(header, rows)
+    if marks:
+        out += [
+            '"vs #1 (paired)": the difference from the leader on the scenarios both scored '
+            "(see Paired differences); ≈ marks a group whose difference from the leader is not "
+            "detectable.",
+            "",
+        ]
     out += [f"- {esc(n)}" for n in analysis.notes]
     if analysis.notes:
         out.append("")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -126,6 +127,24 @@ def strategy_competency(analysis: Analysis) -> Table:
     return Table(name="strategy_competency", columns=columns, rows=rows)
 
 
+def comparisons(analysis: Analysis) -> Table:
+    """The paired differences ``difference = b - a`` of every pair of groups, overall and per
+    competency; ``p_value`` is Holm-adjusted over the pairs when there are 3+ groups."""
+    columns = ["group_a", "group_b", "competency", "scenarios", "cases", "a", "b",
+               "difference", "ci_low", "ci_high", "p_value", "mdd"]  # fmt: skip
+    rows: list[list[Cell]] = [
+        [c.group_a, c.group_b, c.competency, c.scenarios, c.cases, c.a, c.b, c.difference,
+         _finite(c.ci_low), _finite(c.ci_high), _finite(c.p_value), _finite(c.mdd)]
+        for c in analysis.comparisons
+    ]  # fmt: skip
+    return Table(name="comparisons", columns=columns, rows=rows)
+
+
+def _finite(value: float) -> float | None:
+    """NaN (not computable, e.g. one case) as an empty cell."""
+    return None if math.isnan(value) else value
+
+
 ROLE_COUNTS = ("clean", "repaired", "retried", "degraded", "truncated", "context", "refused")
 """A role's reply counts, each a column of ``health.csv``."""
 
@@ -201,6 +220,7 @@ def all_tables(analysis: Analysis) -> list[Table]:
         input_length(analysis),
         case_metadata(analysis),
         strategy_competency(analysis),
+        comparisons(analysis),
         health(analysis),
         per_scenario(analysis),
     ]
