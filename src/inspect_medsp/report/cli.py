@@ -31,7 +31,8 @@ def parser() -> argparse.ArgumentParser:
     p.epilog = (
         "Check the grader: medsp-report agreement LOG [LOG ...] --out DIR [--human SHEET ...]; "
         "medsp-report validation-sheet LOG --n 30 --out DIR; grader probes: "
-        "medsp-report probes LOG [LOG ...] --out DIR"
+        "medsp-report probes LOG [LOG ...] --out DIR. Plan a run: medsp-report plan LOG "
+        "[LOG ...] [--detect 0.03] [--model-cost-config FILE]"
     )
     return p
 
@@ -47,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspect_medsp.report.probes_cli import run as run_probes
 
         return run_probes(given[1:])
+    if given and given[0] == "plan" and not Path(given[0]).exists():
+        from inspect_medsp.report.plan_cli import run as plan
+
+        return plan(given[1:])
     args = parser().parse_args(given)
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     unknown = [f for f in formats if f not in FORMATS]

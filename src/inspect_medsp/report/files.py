@@ -21,6 +21,7 @@ CSV_FILES = (
     "case_metadata.csv",
     "strategy_competency.csv",
     "comparisons.csv",
+    "variance.csv",
     "health.csv",
     "per_scenario.csv",
 )

@@ -19,7 +19,9 @@ from inspect_medsp.report.files import (
     paper_charts,
 )
 from inspect_medsp.report.models import ROLES, SampleResult
+from inspect_medsp.report.spread import variance_rows
 from inspect_medsp.report.text import esc, pct, short, table, with_ci
+from inspect_medsp.report.variance_render import variance_markdown
 from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
 
 TOP_MISSED = 10
@@ -49,6 +51,7 @@ def render_markdown(analysis: Analysis, charts: bool = True) -> str:
     out += differences_markdown(
         analysis.comparisons, [g.label for g in analysis.groups], esc, charts
     )
+    out += variance_markdown(variance_rows([(g.label, g.samples) for g in analysis.groups]), esc)
     out += _profile(analysis, charts)
     out += _gaps(analysis)
     out += _specialties(analysis, charts)

@@ -12,6 +12,7 @@ from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.models import ROLES
+from inspect_medsp.report.spread import variance_rows
 
 Cell = str | int | float | bool | None
 
@@ -140,6 +141,21 @@ def comparisons(analysis: Analysis) -> Table:
     return Table(name="comparisons", columns=columns, rows=rows)
 
 
+def variance(analysis: Analysis) -> Table:
+    """Where the spread of per-scenario completion comes from, per group (variances in squared
+    completion units; empty without epochs or repeats)."""
+    columns = ["group", "scenarios", "epochs", "repeats", "scenario_variance",
+               "epoch_variance", "grader_variance", "scenario_share", "epoch_share",
+               "grader_share", "noise_sd_macro"]  # fmt: skip
+    rows: list[list[Cell]] = [
+        [r.group, r.scenarios, r.epochs, r.repeats, _finite(r.scenario), _finite(r.epoch),
+         _finite(r.grader), _finite(r.share(r.scenario)), _finite(r.share(r.epoch)),
+         _finite(r.share(r.grader)), r.noise_sd_macro]
+        for r in variance_rows([(g.label, g.samples) for g in analysis.groups])
+    ]  # fmt: skip
+    return Table(name="variance", columns=columns, rows=rows)
+
+
 def _finite(value: float) -> float | None:
     """NaN (not computable, e.g. one case) as an empty cell."""
     return None if math.isnan(value) else value
@@ -221,6 +237,7 @@ def all_tables(analysis: Analysis) -> list[Table]:
         case_metadata(analysis),
         strategy_competency(analysis),
         comparisons(analysis),
+        variance(analysis),
         health(analysis),
         per_scenario(analysis),
     ]

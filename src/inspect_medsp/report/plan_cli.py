@@ -1,0 +1,67 @@
+"""``medsp-report plan LOG [LOG ...] [--detect 0.03] [--model-cost-config FILE]``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Sequence
+
+from inspect_medsp.data.errors import MedSPDataError
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="medsp-report plan",
+        description=(
+            "From one or more MedSP runs (typically medsp100): the interval and detectable "
+            "difference to expect on the full 1,548 scenarios, the scenarios and epochs a "
+            "comparison of two runs needs to detect a difference, and its cost."
+        ),
+    )
+    p.add_argument("logs", nargs="+", metavar="LOG_OR_DIR", help="Inspect logs or folders")
+    p.add_argument(
+        "--detect",
+        type=float,
+        default=0.03,
+        help="difference in macro completion to detect, as a share (default 0.03: 3 points)",
+    )
+    p.add_argument(
+        "--model-cost-config",
+        default=None,
+        metavar="FILE",
+        help="prices in Inspect's --model-cost-config format (YAML or JSON, $ per 1M tokens)",
+    )
+    return p
+
+
+def run(argv: Sequence[str]) -> int:
+    """Print the plan; bad input is one line on stderr and exit 2."""
+    args = parser().parse_args(argv)
+    if not 0 < args.detect < 1:
+        print(
+            f"medsp-report plan: --detect {args.detect}: give a share between 0 and 1 "
+            "(0.03 is 3 points)",
+            file=sys.stderr,
+        )
+        return 2
+    from inspect_medsp.estimate.prices import load_prices
+    from inspect_medsp.report.analysis import analyse
+    from inspect_medsp.report.collect import collect
+    from inspect_medsp.report.plan import make_plan, render_plan
+
+    try:
+        prices = load_prices(args.model_cost_config) if args.model_cost_config else None
+    except MedSPDataError as err:
+        print(f"medsp-report plan: {err}", file=sys.stderr)
+        return 2
+    runs, problems = collect(args.logs)
+    for problem in problems:
+        print(f"medsp-report plan: error: {problem.line()}", file=sys.stderr)
+    if not runs:
+        print("medsp-report plan: nothing could be read", file=sys.stderr)
+        return 1
+    plan = make_plan(analyse(runs, problems), args.detect, prices)
+    with contextlib.suppress(BrokenPipeError):
+        print(render_plan(plan), end="")
+    return 0

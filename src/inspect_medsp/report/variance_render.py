@@ -1,0 +1,71 @@
+"""The report section "Where the spread comes from": scenario difficulty, encounter-to-encounter
+variation (epochs) and grader variation (repeats), per group."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from inspect_medsp.report.spread import VarianceRow
+
+
+def _share(row: VarianceRow, part: float) -> str:
+    share = row.share(part)
+    return "n/a" if math.isnan(share) else f"{share:.0%}"
+
+
+def _sd(variance: float) -> str:
+    return "n/a" if math.isnan(variance) else f"{math.sqrt(variance) * 100:.1f}"
+
+
+def sentence(row: VarianceRow, name: str) -> str:
+    """What the split means for reading a difference."""
+    parts = [f"{_share(row, row.scenario)} is scenario difficulty"]
+    if not math.isnan(row.epoch):
+        parts.append(f"{_share(row, row.epoch)} encounter-to-encounter variation (epochs)")
+    if not math.isnan(row.grader):
+        parts.append(f"{_share(row, row.grader)} grader variation (repeats)")
+    noise = row.noise_sd_macro * 100
+    return (
+        f"{name}: of the variance of one encounter's completion, {', '.join(parts)}. Re-running "
+        f"the same {row.scenarios} scenarios would move its macro by about {noise:.1f} points "
+        f"(one SD) from encounter and grader noise alone, and a difference between two such "
+        f"runs by about {noise * math.sqrt(2):.1f}."
+    )
+
+
+def variance_markdown(rows: Sequence[VarianceRow], escape: Callable[[str], str]) -> list[str]:
+    """The section; one sentence per group that has epochs or repeats, a table of all."""
+    out = ["## Where the spread comes from", ""]
+    split = [r for r in rows if r.split]
+    if not split:
+        return [
+            *out,
+            "Each scenario ran once and was graded once, so the spread of per-scenario "
+            "completion cannot be split into scenario difficulty, encounter and grader "
+            "variation. Run with `--epochs 2` (or more) and/or grade with `-S samples=3` to "
+            "see how much of a difference could be sampling or grader noise.",
+            "",
+        ]
+    out += [
+        "The variance of per-scenario overall completion split by source (nested "
+        "random-effects model, method of moments; a component estimated below 0 is shown as "
+        "0): scenario difficulty, encounter-to-encounter variation between epochs, and grader "
+        "variation between repeats of one grading. SDs in points; all numbers in "
+        "variance.csv.",
+        "",
+    ]
+    out += [f"- {sentence(r, f'**{escape(r.group)}**')}" for r in split]
+    out.append("")
+    header = ["Group", "Scenarios", "Epochs", "Repeats", "Scenario SD", "Epoch SD",
+              "Grader SD", "Scenario share", "Epoch share", "Grader share",
+              "Noise SD of the macro"]  # fmt: skip
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for r in rows:
+        cells = [
+            escape(r.group), str(r.scenarios), f"{r.epochs:g}", f"{r.repeats:g}",
+            _sd(r.scenario), _sd(r.epoch), _sd(r.grader), _share(r, r.scenario),
+            _share(r, r.epoch), _share(r, r.grader), f"{r.noise_sd_macro * 100:.1f}",
+        ]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    return [*out, *lines, ""]

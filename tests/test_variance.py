@@ -1,0 +1,100 @@
+"""Where the spread comes from: the variance split recovers known components from a seeded
+simulation, reads grader repeats from the item votes, and is reported in words and CSV."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from inspect_medsp.record.score import ItemVerdict
+from inspect_medsp.report import analyse
+from inspect_medsp.report.render import render_markdown
+from inspect_medsp.report.spread import repeat_completions, variance_rows
+from inspect_medsp.report.tables import variance
+from inspect_medsp.report.variance import decompose, icc
+from tests.support.runs import run, sample
+
+
+def simulated(
+    scenarios: int, epochs: int, repeats: int, sds: tuple[float, float, float], seed: int = 0
+) -> list[list[list[float]]]:
+    rng = np.random.default_rng(seed)
+    s_sd, e_sd, g_sd = sds
+    out = []
+    for _ in range(scenarios):
+        level = 0.5 + rng.normal(0, s_sd)
+        encounters = []
+        for _ in range(epochs):
+            encounter = level + rng.normal(0, e_sd)
+            encounters.append([float(v) for v in encounter + rng.normal(0, g_sd, repeats)])
+        out.append(encounters)
+    return out
+
+
+def test_known_components_are_recovered() -> None:
+    parts = decompose(simulated(600, 3, 3, (0.15, 0.08, 0.05)))
+    assert (parts.scenarios, parts.epochs, parts.repeats) == (600, 3, 3)
+    assert math.sqrt(parts.scenario) == pytest.approx(0.15, rel=0.1)
+    assert math.sqrt(parts.epoch) == pytest.approx(0.08, rel=0.1)
+    assert math.sqrt(parts.grader) == pytest.approx(0.05, rel=0.1)
+    assert parts.noise == pytest.approx(parts.epoch / 3 + parts.grader / 9)
+
+
+def test_without_repeats_or_epochs_the_part_is_unknown() -> None:
+    once = decompose([[[0.2]], [[0.4]], [[0.9]]])
+    assert math.isnan(once.epoch) and math.isnan(once.grader)
+    assert once.scenario == pytest.approx(float(np.var([0.2, 0.4, 0.9], ddof=1)))
+    epochs_only = decompose([[[0.2], [0.4]], [[0.6], [0.6]]])
+    assert math.isnan(epochs_only.grader)
+    assert epochs_only.epoch == pytest.approx(0.01)  # (0.02 + 0) / 2
+
+
+def test_repeat_completion_reads_each_repeats_votes() -> None:
+    s = sample("c1/scenario1", 0.5, items=4)
+    votes: list[list[bool | None]] = [
+        [True, True, False],
+        [True, False, False],
+        [None, True, True],
+        [False, False, False],
+    ]
+    s.items = [
+        ItemVerdict(number=i, competency="PC", text=f"item {i}", met=True, judged=True, votes=v)
+        for i, v in enumerate(votes)
+    ]
+    assert repeat_completions(s) == [2 / 4, 2 / 4, 1 / 4]
+
+
+def test_icc_by_hand() -> None:
+    # two cases of two scenarios, all the spread between the cases
+    assert icc([0.2, 0.2, 0.8, 0.8], ["a", "a", "b", "b"]).rho == pytest.approx(1.0)
+    # no case with two scenarios: not estimable, 0
+    assert icc([0.1, 0.5], ["a", "b"]) == (0.0, 2, 0)
+
+
+def test_report_splits_epochs_and_says_what_noise_means() -> None:
+    rng = np.random.default_rng(4)
+    levels = rng.uniform(0.2, 0.7, 30)
+    runs = [
+        run("two-epochs", {f"c{i}/scenario1": [float(v), v + 0.1] for i, v in enumerate(levels)}),
+        run("once", {f"c{i}/scenario1": 0.5 for i in range(30)}),
+    ]
+    analysis = analyse(runs)
+    rows = variance_rows([(g.label, g.samples) for g in analysis.groups])
+    two = next(r for r in rows if r.group == "two-epochs")
+    assert two.epochs == 2 and two.split
+    assert math.sqrt(two.epoch) == pytest.approx(0.1 / math.sqrt(2), rel=0.2)
+    text = render_markdown(analysis, charts=False)
+    assert "## Where the spread comes from" in text
+    assert "**two-epochs**: of the variance of one encounter's completion" in text
+    assert "encounter-to-encounter variation (epochs)" in text
+    table = variance(analysis)
+    assert table.columns[:4] == ["group", "scenarios", "epochs", "repeats"]
+    assert set(table.column("group")) == {"two-epochs", "once"}
+
+
+def test_single_epoch_runs_say_the_spread_cannot_be_split() -> None:
+    analysis = analyse([run("m", {f"c{i}/scenario1": 0.1 * (i % 9) for i in range(10)})])
+    text = render_markdown(analysis, charts=False)
+    assert "cannot be split into scenario difficulty" in text
