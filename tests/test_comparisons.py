@@ -76,6 +76,10 @@ def test_scripted_runs_difference_is_the_hand_value(
     assert "this comparison can detect" in markdown
     assert "[differences.png](differences.png)" in markdown
     assert (tmp_path / "out" / "differences.png").stat().st_size > 0
+    table = (tmp_path / "out" / "table.md").read_text()
+    assert "| mockllm/clin-asks | " in table and "| 3 |" in table
+    assert "mockllm/clin-asks &" in (tmp_path / "out" / "table.tex").read_text()
+    assert "[table.md](table.md), [table.tex](table.tex)" in markdown
 
 
 def test_overlapping_intervals_can_hide_a_clear_paired_difference() -> None:

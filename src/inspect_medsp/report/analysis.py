@@ -34,6 +34,9 @@ from inspect_medsp.scoring.metrics import (
 from inspect_medsp.scoring.selfpref import self_preference
 from inspect_medsp.scoring.verdicts import normalise
 
+SCRIPTED_PROVIDER = "medsp/"
+"""Models of the package's own scripted provider (``medsp/scripted``): a demo, not a model."""
+
 DEGRADED_LIMIT = 0.10
 """A run is flagged when more than this share of any role's replies was degraded."""
 
@@ -443,6 +446,14 @@ def _warnings(
         for grader in run.judge.split(" + "):
             if (risk := self_preference(run.clinician, grader)) is not None:
                 flags.append(f"Run {run.name}: {risk}")
+    scripted = [r for r in runs if r.clinician.startswith(SCRIPTED_PROVIDER)]
+    if scripted:
+        names = ", ".join(r.name for r in scripted)
+        flags.append(
+            f"The clinician of {names} is {scripted[0].clinician}, the package's scripted demo "
+            "provider: it replays hand-written turns, so its score shows how the benchmark "
+            "works, not what any model can do."
+        )
     for h in health:
         if h.flags:
             flags.append(

@@ -13,6 +13,7 @@ from inspect_medsp.report.collect import collect
 from inspect_medsp.report.files import CHART_COMPETENCIES, CHART_DISTRIBUTION
 from inspect_medsp.report.models import Problem
 from inspect_medsp.report.page import render_html
+from inspect_medsp.report.paper_table import TABLE_MD, TABLE_TEX, table_latex, table_markdown
 from inspect_medsp.report.render import render_markdown
 from inspect_medsp.report.simulation import simulation_section
 from inspect_medsp.report.tables import all_tables, write_csv
@@ -67,6 +68,9 @@ def write_report(
         *paper_figures(analysis, folder),
     ]
     written += [write_csv(t, folder) for t in all_tables(analysis)]
+    for name, text in ((TABLE_MD, table_markdown), (TABLE_TEX, table_latex)):
+        (folder / name).write_text(text(analysis.groups), encoding="utf-8")
+        written.append(folder / name)
     simulation, audit_files = simulation_section(analysis.runs, folder)
     written += audit_files
     markdown = render_markdown(analysis) + bill_markdown(analysis.runs) + simulation

@@ -130,7 +130,7 @@ def specialty_chart(
     ncols = min(3, max(1, len(names)))
     nrows = max(1, math.ceil(len(names) / ncols))
     n = max(1, len(groups))
-    panel_h = 0.38 * n + 1.1
+    panel_h = max(2.2, 0.38 * n + 1.1)
     height = min(MAX_INCHES, nrows * panel_h + 1.2 + 0.3 * ((n + 1) // 2))
     fig = Figure(figsize=(5.0 * ncols + 1.0, height), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False)
@@ -154,14 +154,16 @@ def specialty_chart(
                 ax.text(50, y, "not scored", ha="center", va="center", fontsize=7)
                 continue
             _point(ax, s.mean * 100, y, s.ci_low * 100, s.ci_high * 100, look[g.label])
-            ax.text(1.02, y, f"{s.mean * 100:.1f}% (n={s.scenarios})", fontsize=7,
+            alone = ", no interval" if s.scenarios < 2 else ""
+            ax.text(1.02, y, f"{s.mean * 100:.1f}% (n={s.scenarios}{alone})", fontsize=7,
                     va="center", transform=ax.get_yaxis_transform())  # fmt: skip
         ax.set_ylim(0.4, n + 0.6)
         ax.set_yticks([])
         _pct_axis(ax)
         ax.tick_params(axis="x", labelsize=7)
     fig.suptitle(
-        "Macro completion by specialty (% of rubric items; bars: 95% bootstrap interval)",
+        "Macro completion by specialty (% of rubric items; bars: 95% bootstrap interval, "
+        "none where a group scored a single scenario)",
         fontsize=11,
     )
     _legend(fig, groups, look)
@@ -242,21 +244,24 @@ def strategy_chart(cells: Sequence[StrategyCell], path: Path) -> Path:
     ]  # fmt: skip
     fig = Figure(figsize=(1.1 * len(columns) + 4.5, 0.6 * len(rows) + 2.2), layout="constrained")
     ax = fig.add_subplot()
-    image = ax.imshow(grid, cmap="cividis", vmin=0, vmax=100, aspect="auto")
+    from matplotlib import colormaps
+
+    palette = colormaps["cividis"].with_extremes(bad="#e4e4e4")
+    image = ax.imshow(grid, cmap=palette, vmin=0, vmax=100, aspect="auto")
     for i in range(len(rows)):
         for j in range(len(columns)):
             v = grid[i][j]
             text = "n/a" if math.isnan(v) else f"{v:.1f}"
             ax.text(j, i, text, ha="center", va="center", fontsize=9,
-                    color="black" if not math.isnan(v) and v > 40 else "white")  # fmt: skip
-    first = {c.group: c for c in cells}
-    ax.set_yticks(
-        range(len(rows)), [wrap(f"{first[r].strategy} ({first[r].clinician})", 36) for r in rows],
-        fontsize=8,
-    )  # fmt: skip
+                    color="white" if not math.isnan(v) and v <= 40 else "black")  # fmt: skip
+    ax.set_yticks(range(len(rows)), [wrap(r, 36) for r in rows], fontsize=8)
     ax.set_xticks(range(len(columns)), columns)
     ax.set_xlabel("competency (macro completion, %)")
-    ax.set_title("Test-time strategy by competency")
+    ax.set_title(
+        "Test-time strategy by competency"
+        + ("\n(n/a, grey: no scored scenario with that competency)" if any(
+            math.isnan(v) for row in grid for v in row) else "")
+    )
     fig.colorbar(image, ax=ax, label="macro completion (%)", shrink=0.8)
     return save(fig, path)
 

@@ -19,7 +19,9 @@ from inspect_medsp.report.files import (
     paper_charts,
 )
 from inspect_medsp.report.models import ROLES, SampleResult
+from inspect_medsp.report.paper_table import TABLE_MD, TABLE_TEX
 from inspect_medsp.report.spread import variance_rows
+from inspect_medsp.report.tables import all_tables
 from inspect_medsp.report.text import esc, pct, short, table, with_ci
 from inspect_medsp.report.variance_render import variance_markdown
 from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
@@ -63,7 +65,16 @@ def render_markdown(analysis: Analysis, charts: bool = True) -> str:
     if charts:
         names = (CHART_COMPETENCIES, CHART_DISTRIBUTION, *paper_charts(analysis))
         out += [f"- [{name}]({name})" for name in names]
-    out += [f"- [{name}]({name})" for name in CSV_FILES]
+    out += [
+        f"- [{TABLE_MD}]({TABLE_MD}), [{TABLE_TEX}]({TABLE_TEX}): the groups in the shape of the "
+        "paper's main results table, for a write-up"
+    ]
+    empty = {f"{t.name}.csv" for t in all_tables(analysis) if not t.rows}
+    out += [
+        f"- [{name}]({name})" + (" (header only: nothing of this kind in these runs)"
+                                 if name in empty else "")
+        for name in CSV_FILES
+    ]  # fmt: skip
     out += ["", "Runs read:", ""]
     labels = {h.path: h.label for h in analysis.health}
     out += [
@@ -325,10 +336,10 @@ def _strategy(analysis: Analysis, charts: bool) -> list[str]:
     found = {(c.group, c.competency): c.macro for c in analysis.strategy}
     first = {c.group: c for c in analysis.strategy}
     rows = [
-        [esc(c.strategy), esc(c.clinician), *[pct(found.get((g, k))) for k in columns]]
+        [esc(g), esc(c.strategy), *[pct(found.get((g, k))) for k in columns]]
         for g, c in first.items()
     ]
-    out += table(["Strategy", "Clinician", *columns], rows)
+    out += table(["Group", "Strategy", *columns], rows)
     return out
 
 

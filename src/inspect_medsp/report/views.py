@@ -149,15 +149,16 @@ def token_edges(values: Sequence[int], bins: int = TOKEN_BINS) -> list[float]:
 
 
 def bin_ranges(edges: Sequence[float]) -> list[str]:
-    """``low-high`` per bin (edges in thousands), with as few decimals as keep the edges
-    apart."""
+    """``low to <high`` per bin (edges in thousands; the last bin includes its high edge, so
+    ``low to high``), with as few decimals as keep the edges apart; no two labels overlap."""
     shown = [f"{e:.3f}" for e in edges]
     for digits in range(4):
         candidate = [f"{e:.{digits}f}" for e in edges]
         if len(set(candidate)) == len(set(edges)):
             shown = candidate
             break
-    return [f"{a}-{b}" for a, b in itertools.pairwise(shown)]
+    pairs = list(itertools.pairwise(shown))
+    return [f"{a} to {'' if i == len(pairs) - 1 else '<'}{b}" for i, (a, b) in enumerate(pairs)]
 
 
 def _bin_of(value: float, edges: Sequence[float]) -> int:

@@ -1,0 +1,125 @@
+"""``table.md`` and ``table.tex``: the groups in the shape of the paper's main results table,
+one row per group: macro completion per competency, overall macro and micro, each with its
+95% interval, and the scenarios scored. The best value of each column is bold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.report.analysis import GroupSummary
+
+TABLE_MD = "table.md"
+TABLE_TEX = "table.tex"
+COLUMNS: tuple[tuple[str, str], ...] = (
+    *((c, f"{c}_macro") for c in COMPETENCIES),
+    ("Macro", "macro"),
+    ("Micro", "micro"),
+)
+"""(heading, metric) of every number column, in the paper's order."""
+
+_TEX = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+)
+
+
+def tex(text: str) -> str:
+    """Text safe inside a LaTeX table cell."""
+    return " ".join(text.split()).translate(_TEX)
+
+
+def _best(groups: Sequence[GroupSummary], metric: str) -> float | None:
+    values = [v for g in groups if (v := g.metric(metric)) is not None]
+    return max(values) if values else None
+
+
+def _cell(group: GroupSummary, metric: str) -> tuple[str, str] | None:
+    """``(value, interval)`` in percent, or None when the group has no value."""
+    value = group.metric(metric)
+    if value is None:
+        return None
+    low, high = group.metric(f"{metric}_ci_low"), group.metric(f"{metric}_ci_high")
+    interval = "" if low is None or high is None else f"[{low * 100:.1f}, {high * 100:.1f}]"
+    return f"{value * 100:.1f}", interval
+
+
+def table_markdown(groups: Sequence[GroupSummary]) -> str:
+    """The table as Markdown (GitHub tables)."""
+    best = {m: _best(groups, m) for _, m in COLUMNS}
+    header = ["Model", *[h for h, _ in COLUMNS], "Scenarios"]
+    lines = [
+        "# MedSP results",
+        "",
+        "Completion (% of rubric items met; macro: mean over scenarios) with 95% case-"
+        "bootstrap intervals; competency columns are macro completion. Best value per column "
+        "in bold.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|---|" + "|".join("---:" for _ in header[1:]) + "|",
+    ]
+    for g in groups:
+        cells = []
+        for _, metric in COLUMNS:
+            found = _cell(g, metric)
+            if found is None:
+                cells.append("n/a")
+                continue
+            value, interval = found
+            if g.metric(metric) == best[metric]:
+                value = f"**{value}**"
+            cells.append(f"{value} {interval}".strip())
+        name = g.label.replace("|", "\\|")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {len(g.scored_ids)} |")
+    return "\n".join(lines) + "\n"
+
+
+def table_latex(groups: Sequence[GroupSummary]) -> str:
+    """The table as a LaTeX ``table`` with ``booktabs`` rules (``\\usepackage{booktabs}``)."""
+    best = {m: _best(groups, m) for _, m in COLUMNS}
+    spec = "l" + "c" * len(COLUMNS) + "r"
+    heads = " & ".join(["Model", *[h for h, _ in COLUMNS], "Scenarios"])
+    lines = [
+        "% MedSP results; needs \\usepackage{booktabs}",
+        "\\begin{table}[t]",
+        "\\centering",
+        "\\small",
+        f"\\begin{{tabular}}{{{spec}}}",
+        "\\toprule",
+        f"{heads} \\\\",
+        "\\midrule",
+    ]
+    for g in groups:
+        cells = []
+        for _, metric in COLUMNS:
+            found = _cell(g, metric)
+            if found is None:
+                cells.append("--")
+                continue
+            value, interval = found
+            if g.metric(metric) == best[metric]:
+                value = f"\\textbf{{{value}}}"
+            cells.append(
+                f"\\shortstack{{{value}\\\\{{\\scriptsize {interval}}}}}" if interval else value
+            )
+        lines.append(" & ".join([tex(g.label), *cells, str(len(g.scored_ids))]) + " \\\\")
+    lines += [
+        "\\bottomrule",
+        "\\end{tabular}",
+        "\\caption{Completion (\\% of rubric items met; macro: mean over scenarios) with 95\\% "
+        "case-bootstrap intervals below each value; competency columns are macro completion. "
+        "Best value per column in bold.}",
+        "\\label{tab:medsp-results}",
+        "\\end{table}",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,41 @@
+"""Small things a new user of the report notices: each one visible and checked here."""
+
+from __future__ import annotations
+
+from inspect_medsp.report import analyse
+from inspect_medsp.report.render import render_markdown
+from inspect_medsp.report.views import bin_ranges
+from tests.support.runs import run
+
+
+def test_report_says_when_the_clinician_is_the_scripted_demo() -> None:
+    analysis = analyse([run("medsp/scripted", {"c1/scenario1": 0.7, "c2/scenario1": 0.6})])
+    text = render_markdown(analysis, charts=False)
+    assert "is medsp/scripted, the package's scripted demo provider" in text
+    assert "not what any model can do" in text
+    other = render_markdown(analyse([run("openai/gpt-5.5", {"c1/scenario1": 0.5})]), False)
+    assert "scripted demo provider" not in other
+
+
+def test_input_length_bin_labels_do_not_overlap() -> None:
+    assert bin_ranges([7.8, 8.3, 10.0]) == ["7.8 to <8.3", "8.3 to 10.0"]
+    assert bin_ranges([1.0, 2.0]) == ["1 to 2"]
+
+
+def test_strategy_rows_are_the_groups_and_empty_csvs_are_said_so() -> None:
+    base = {f"c{i}/scenario1": 0.5 for i in range(4)}
+    turns = run("openai/gpt-5.5", base)
+    tools = run("openai/gpt-5.5", base, created="2026-01-02T00:00:00")
+    tools.protocol = "tools"
+    tools.path, tools.name = "/logs/tools.eval", "tools.eval"
+    single = run("openai/gpt-5.5", base, created="2026-01-03T00:00:00")
+    single.strategy = "single"
+    single.path, single.name = "/logs/single.eval", "single.eval"
+    text = render_markdown(analyse([turns, tools, single]), charts=False)
+    section = text.split("## Strategy by competency")[1].split("## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| openai")]
+    assert len(rows) == 3 and len(set(rows)) == 3
+    assert "protocol=tools" in section
+    plain = render_markdown(analyse([turns]), charts=False)
+    assert "- [strategy_competency.csv](strategy_competency.csv) (header only" in plain
+    assert "- [leaderboard.csv](leaderboard.csv)\n" in plain
