@@ -456,7 +456,7 @@ def test_bad_role_folders_are_excluded_with_a_warning(hub_tree: tuple[Path, Path
     assert str(missing_role) in line
     assert str(textless_role) in line
     assert report.count_line().endswith(
-        "1 scenarios, 5 rubric items; 2 excluded: 2 scenarios with a missing or empty role folder"
+        "1 scenario, 5 rubric items; 2 excluded: 2 scenarios with a missing or empty role folder"
     )
 
     # once no scenario is left, the load fails instead of building an empty task
@@ -637,9 +637,9 @@ def test_every_exclusion_reason_is_reported(hub_tree: tuple[Path, Path]) -> None
         "no_scenario": [orphan],
     }
     assert report.count_line().endswith(
-        "1 scenarios, 5 rubric items; 4 excluded: 1 unreadable rubric files, "
-        "1 rubrics with no items, 1 scenarios with no rubric file, "
-        "1 rubrics whose scenario is not in the data"
+        "1 scenario, 5 rubric items; 4 excluded: 1 unreadable rubric file, "
+        "1 rubric with no items, 1 scenario with no rubric file, "
+        "1 rubric whose scenario is not in the data"
     )
 
 
@@ -664,12 +664,12 @@ def test_unreadable_rubric_is_logged_when_the_task_is_built(
         "MedSP1000: 2 of 1548 published scenarios loaded; a run of these is not comparable "
         "with the published numbers"
     )
-    assert "excluded 1 unreadable rubric files" in naming
+    assert "excluded 1 unreadable rubric file:" in naming
     assert ID_B in naming
     assert "empty file" in naming
     assert "\n" not in naming
     assert count == (
-        "MedSP1000: 2 scenarios, 9 rubric items; 1 excluded: 1 unreadable rubric files"
+        "MedSP1000: 2 scenarios, 9 rubric items; 1 excluded: 1 unreadable rubric file"
     )
 
 

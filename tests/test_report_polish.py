@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
+from inspect_ai.scorer import SampleScore, Score, Value
+
 from inspect_medsp.report import analyse
 from inspect_medsp.report.render import render_markdown
 from inspect_medsp.report.views import bin_ranges
+from inspect_medsp.scoring.epochs import tidy
+from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from tests.support.runs import run
 
 
@@ -13,8 +20,9 @@ def test_report_says_when_the_clinician_is_the_scripted_demo() -> None:
     text = render_markdown(analysis, charts=False)
     assert "is medsp/scripted, the package's scripted demo provider" in text
     assert "not what any model can do" in text
-    other = render_markdown(analyse([run("openai/gpt-5.5", {"c1/scenario1": 0.5})]), False)
-    assert "scripted demo provider" not in other
+    for clinician in ("openai/gpt-5.5", "medsp/human"):
+        other = render_markdown(analyse([run(clinician, {"c1/scenario1": 0.5})]), False)
+        assert "scripted demo provider" not in other
 
 
 def test_input_length_bin_labels_do_not_overlap() -> None:
@@ -39,3 +47,28 @@ def test_strategy_rows_are_the_groups_and_empty_csvs_are_said_so() -> None:
     plain = render_markdown(analyse([turns]), charts=False)
     assert "- [strategy_competency.csv](strategy_competency.csv) (header only" in plain
     assert "- [leaderboard.csv](leaderboard.csv)\n" in plain
+
+
+def test_score_values_read_as_a_person_would() -> None:
+    value = score_value({"overall": (12, 17), "PC": (5, 7)})
+    assert value["overall_completed"] == 12 and isinstance(value["overall_completed"], int)
+    reduced = tidy(Score(value={"overall": 0.75, "overall_completed": 12.0,
+                                "overall_total": 16.0, "PC_completed": 5.5}))  # fmt: skip
+    assert reduced.value == {
+        "overall": 0.75,
+        "overall_completed": 12,
+        "overall_total": 16,
+        "PC_completed": 5.5,
+    }
+    assert isinstance(reduced.value, dict)
+    assert isinstance(reduced.value["overall_total"], int)
+
+
+def test_summary_counts_scenarios_as_a_whole_number() -> None:
+    scores = [
+        SampleScore(score=Score(value=score_value({"overall": (1, 2)})), sample_id=f"c{i}/s1")
+        for i in range(3)
+    ]
+    summary = cast(Callable[[list[SampleScore]], Value], medsp_summary())(scores)
+    assert isinstance(summary, dict)
+    assert summary["scenarios"] == 3 and isinstance(summary["scenarios"], int)

@@ -43,6 +43,24 @@ REASONS: dict[str, str] = {
 }
 """Exclusion reasons, in the order they are reported."""
 
+SINGULAR: dict[str, str] = {
+    "unreadable": "unreadable rubric file",
+    "no_items": "rubric with no items",
+    "no_rubric": "scenario with no rubric file",
+    "bad_packets": "scenario with a missing or empty role folder",
+    "no_scenario": "rubric whose scenario is not in the data",
+}
+"""The reasons for a single id ("1 unreadable rubric file", not "1 ... files")."""
+
+
+def counted(n: int, reason: str) -> str:
+    """``n`` and the reason, singular for one."""
+    return f"{n} {SINGULAR[reason] if n == 1 else REASONS[reason]}"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
 
 class LoadReport(BaseModel):
     """What a load kept and what it left out, and why."""
@@ -95,8 +113,11 @@ class LoadReport(BaseModel):
 
     def count_line(self) -> str:
         """One line: scenarios and items kept, then exclusions by reason."""
-        line = f"{self.name}: {self.scenarios} scenarios, {self.items} rubric items"
-        parts = [f"{len(ids)} {REASONS[r]}" for r, ids in self.excluded.items() if ids]
+        line = (
+            f"{self.name}: {_plural(self.scenarios, 'scenario')}, "
+            f"{_plural(self.items, 'rubric item')}"
+        )
+        parts = [counted(len(ids), r) for r, ids in self.excluded.items() if ids]
         if parts:
             n = sum(len(ids) for ids in self.excluded.values())
             line += f"; {n} excluded: " + ", ".join(parts)
@@ -109,7 +130,7 @@ class LoadReport(BaseModel):
             if not ids:
                 continue
             named = [f"{i} ({self.details[i]})" if i in self.details else i for i in ids]
-            lines.append(f"{self.name}: excluded {len(ids)} {REASONS[reason]}: {'; '.join(named)}")
+            lines.append(f"{self.name}: excluded {counted(len(ids), reason)}: {'; '.join(named)}")
         return lines
 
     def log(self) -> None:

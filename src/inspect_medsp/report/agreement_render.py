@@ -65,7 +65,10 @@ def agreement_chart(rows: Sequence[AgreementRow], path: Path) -> Path:
     bar = 0.8 / n
     for ax, (field, title) in zip(
         panels,
-        (("agreement", "percent agreement"), ("kappa", "kappa (chance-corrected)")),
+        (
+            ("agreement", "agreement (share of verdicts that match, 0 to 1)"),
+            ("kappa", "kappa (chance-corrected, -1 to 1)"),
+        ),
         strict=True,
     ):
         for gi, name in enumerate(names):
@@ -96,9 +99,10 @@ def agreement_chart(rows: Sequence[AgreementRow], path: Path) -> Path:
                 capsize=2,
                 error_kw={"linewidth": 0.8},
             )
-            ax.bar_label(bars, labels=texts, padding=2, fontsize=7)
+            ax.bar_label(bars, labels=texts, padding=2, fontsize=7, rotation=90 if n > 3 else 0)
         lows = [float(getattr(r, f"{field}_ci_low")) for r in rows]
-        ax.set_ylim(min([0.0, *(v for v in lows if not math.isnan(v))]) - 0.05, 1.15)
+        lowest = min([0.0, *(v for v in lows if not math.isnan(v))])
+        ax.set_ylim(lowest - (0.25 if lowest < 0 else 0.05), 1.2 if n > 3 else 1.15)
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_ylabel(title)
         ax.yaxis.grid(True, linestyle=":", linewidth=0.6)

@@ -34,8 +34,8 @@ from inspect_medsp.scoring.metrics import (
 from inspect_medsp.scoring.selfpref import self_preference
 from inspect_medsp.scoring.verdicts import normalise
 
-SCRIPTED_PROVIDER = "medsp/"
-"""Models of the package's own scripted provider (``medsp/scripted``): a demo, not a model."""
+SCRIPTED_CLINICIAN = "medsp/scripted"
+"""The package's scripted demo provider: a replay of hand-written turns, not a model."""
 
 DEGRADED_LIMIT = 0.10
 """A run is flagged when more than this share of any role's replies was degraded."""
@@ -446,7 +446,7 @@ def _warnings(
         for grader in run.judge.split(" + "):
             if (risk := self_preference(run.clinician, grader)) is not None:
                 flags.append(f"Run {run.name}: {risk}")
-    scripted = [r for r in runs if r.clinician.startswith(SCRIPTED_PROVIDER)]
+    scripted = [r for r in runs if r.clinician == SCRIPTED_CLINICIAN]
     if scripted:
         names = ", ".join(r.name for r in scripted)
         flags.append(

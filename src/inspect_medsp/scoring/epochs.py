@@ -9,6 +9,7 @@ keys are then missing.
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
 
@@ -24,6 +25,18 @@ def flipped_items(epochs: list[Score]) -> int:
     return sum(len(seen) > 1 for seen in verdicts.values())
 
 
+def tidy(score: Score) -> Score:
+    """The mean with whole item counts as integers ("12", not "12.0", in the viewer); counts
+    averaged over epochs that differ keep their fraction."""
+    if not isinstance(score.value, dict):
+        return score
+    value: dict[str, Any] = {}
+    for key, v in score.value.items():
+        whole = isinstance(v, float) and v.is_integer()
+        value[key] = int(v) if whole and key.endswith(("_completed", "_total")) else v
+    return score.model_copy(update={"value": value})
+
+
 @score_reducer(name="epoch_mean")
 def epoch_mean() -> ScoreReducer:
     """Mean over a scenario's scored epochs; with two or more, also the standard deviation of
@@ -37,7 +50,7 @@ def epoch_mean() -> ScoreReducer:
         values = [v for s in scores for v in [ScoreValue.read(s.value)] if v is not None]
         value = ScoreValue.read(reduced.value)
         if len(values) < 2 or value is None:
-            return reduced
+            return tidy(reduced)
         scored = [s for s in scores if ScoreValue.read(s.value) is not None]
         stable = value.model_copy(
             update={
@@ -47,7 +60,7 @@ def epoch_mean() -> ScoreReducer:
                 "unscored_epochs": (len(scores) - len(values)) or None,
             }
         )
-        return reduced.model_copy(update={"value": stable.stored()})
+        return tidy(reduced.model_copy(update={"value": stable.stored()}))
 
     return reduce
 

@@ -263,9 +263,9 @@ def medsp_summary() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         columns = columns_by_key(scores)
         overall = columns["overall"]
-        coverage = {"scenarios": float(len(overall))}
+        coverage: dict[str, float] = {"scenarios": len(overall)}
         if (published := published_of(scores)) is not None:
-            coverage["published_scenarios"] = float(published)
+            coverage["published_scenarios"] = published
         if not len(overall):
             return {"macro": math.nan, **coverage}
         low, high = overall.interval("macro")
