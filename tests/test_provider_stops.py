@@ -9,6 +9,7 @@ the reason it is unscored.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,10 @@ def test_cut_off_replies_are_re_asked_and_never_become_a_turn(log_dir: str) -> N
     assert score_of(log).value["overall_total"] > 0
 
 
-def test_clinician_context_exhausted_ends_and_is_graded(log_dir: str, tmp_path: Path) -> None:
+def test_clinician_context_exhausted_ends_and_is_graded(
+    log_dir: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="inspect_medsp")
     clin = Script(
         [
             clinician("Hello, what happened?", ["check vital signs"]),
@@ -200,6 +204,8 @@ def test_clinician_context_exhausted_ends_and_is_graded(log_dir: str, tmp_path: 
     assert metrics(log)["context_exhausted"] == 1
     line = provider_line(log)
     assert line is not None and "1 encounter(s) ended" in line and ANAPHYLAXIS in line
+    # the end-of-run line says it
+    assert line in [r.getMessage() for r in caplog.records]
     md = report_of(log, tmp_path)
     assert "1 encounter(s) ended with its context full" in md and "context_exhausted 1" in md
 
