@@ -12,11 +12,11 @@ from inspect_ai.util._store import Store
 from inspect_medsp import medsp_demo
 from inspect_medsp.audit.review import harness_counts
 from inspect_medsp.audit.scorer import medsp_simulation_audit
+from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.audit import SimulationAudit
 from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
 from inspect_medsp.scoring.unscored import unaudited_line
-from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.support.offline_tokens import inspect_cli
 from tests.support.scripts import Script, clinician, environment, executed, patient
@@ -120,16 +120,7 @@ def test_audit_true_adds_the_second_scorer_at_eval_time(log_dir: str) -> None:
 def _marked_task(tmp_path: Path) -> Any:
     data, upstream = write_marked_scenario(tmp_path)
     return medsp_task(
-        name="marked",
-        scenario_root=data,
-        upstream_root=upstream,
-        subset=False,
-        scenarios=None,
-        max_turns=3,
-        protocol="turns",
-        judge="mockllm/model",
-        settings=StrategySettings(),
-        audit=True,
+        "marked", data, upstream, TaskParameters(max_turns=3, judge="mockllm/model", audit=True)
     )
 
 

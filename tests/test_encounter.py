@@ -18,9 +18,9 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput
 
 from inspect_medsp import Trajectory, medsp_demo
+from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.record.trajectory import TurnRecord
-from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.support.offline_tokens import inspect_cli
 from tests.support.scripts import Script, clinician, environment, executed, patient
@@ -254,17 +254,8 @@ def test_encounter_stops_at_the_turn_limit(log_dir: str) -> None:
 
 def _marked_task(tmp_path: Path, protocol: str) -> Any:
     data, upstream = write_marked_scenario(tmp_path)
-    return medsp_task(
-        name="marked",
-        scenario_root=data,
-        upstream_root=upstream,
-        subset=False,
-        scenarios=None,
-        max_turns=3,
-        protocol=protocol,  # type: ignore[arg-type]
-        judge="mockllm/model",
-        settings=StrategySettings(),
-    )
+    params = TaskParameters.check(max_turns=3, protocol=protocol, judge="mockllm/model")
+    return medsp_task("marked", data, upstream, params)
 
 
 def _assert_isolated(clin: Script, pat: Script, env: Script, grader: Script) -> None:

@@ -23,6 +23,7 @@ from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.strategy_log import BestOfNTurn, MedAgentsTurn, PanelFormed
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.strategies import StrategySettings
@@ -93,17 +94,10 @@ def tree_task(
     max_turns: int = 3,
     protocol: Protocol = "turns",
 ) -> Task:
-    return medsp_task(
-        name="MedSP-test",
-        scenario_root=tree[0],
-        upstream_root=tree[1],
-        subset=False,
-        scenarios=None,
-        max_turns=max_turns,
-        protocol=protocol,
-        judge="mockllm/model",
-        settings=settings,
+    params = TaskParameters(
+        **settings.model_dump(), max_turns=max_turns, protocol=protocol, judge="mockllm/model"
     )
+    return medsp_task("MedSP-test", tree[0], tree[1], params)
 
 
 class Roles:

@@ -7,10 +7,14 @@ non-zero before any data is fetched or any model is called.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
+import textwrap
+from collections.abc import Sequence
 from typing import Annotated, Any
 
+from inspect_ai import Task
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -22,6 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from inspect_medsp.data.errors import MedSPParameterError
+from inspect_medsp.encounter.records import MAX_TURNS
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.strategies import Strategy, StrategySettings
@@ -65,28 +70,96 @@ Count = Annotated[int, BeforeValidator(_not_bool)]
 Temperature = Annotated[float, BeforeValidator(_not_bool), Field(ge=0, le=2)]
 
 
+_STRATEGY = StrategySettings()
+"""The strategy defaults, which the task parameters take over."""
+
+SOURCE_PARAMETERS = ("data_dir", "upstream_dir", "data_revision")
+"""Where the data comes from: parameters of the tasks that read the benchmark, not of the
+bundled demo."""
+
+CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None}
+"""What a caller may pass where it is wider than the checked type (the checked value of
+``scenarios`` is a list; ``-T scenarios=a,b`` gives one string)."""
+
+
 class TaskParameters(BaseModel):
-    """Every parameter a MedSP task takes, validated (see :data:`ACCEPTED`)."""
+    """Every parameter a MedSP task takes, validated (see :data:`ACCEPTED`), each with its
+    default and meaning written once here: the registered tasks' signatures and docstrings
+    are made from these fields (:meth:`signature`, :meth:`describe`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
 
-    data_dir: str | None = None
-    upstream_dir: str | None = None
-    data_revision: str | None = None
-    scenarios: list[str] | None = None
-    max_turns: Annotated[Count, Field(ge=1)] = 12
-    protocol: Protocol = "turns"
-    judge: str = DEFAULT_JUDGE
-    cache: bool = False
-    strategy: Strategy = "off"
-    n: Annotated[Count, Field(ge=1)] = 5
-    experts: Annotated[Count, Field(ge=1)] = 5
-    consensus_rounds: Annotated[Count, Field(ge=0)] = 1
-    sample_temperature: Temperature = 0.8
-    fixed_temperature: Temperature = 0.0
-    specialties: str | None = None
-    grader_samples: Annotated[Count, Field(ge=1)] = 1
-    audit: bool = False
+    data_dir: str | None = Field(
+        default=None,
+        description="Local scenario tree in the Hub layout (default: download "
+        "byrLLCC/MedSP1000).",
+    )
+    upstream_dir: str | None = Field(
+        default=None,
+        description="Local folder with ``rubrics/`` and ``subset.json`` (default: download "
+        "the pinned reference archive).",
+    )
+    data_revision: str | None = Field(
+        default=None, description="Hub revision of the scenario data (default ``main``)."
+    )
+    scenarios: list[str] | None = Field(
+        default=None, description="Ids or globs (comma-separated) to run a part of the benchmark."
+    )
+    max_turns: Annotated[Count, Field(ge=1)] = Field(
+        default=MAX_TURNS, description="Turn limit per encounter."
+    )
+    protocol: Protocol = Field(
+        default="turns",
+        description="``turns`` (the paper's JSON turns) or ``tools`` (an agent with tools).",
+    )
+    judge: str = Field(
+        default=DEFAULT_JUDGE,
+        description="Model for patient, environment and grader roles not given with "
+        "--model-role.",
+    )
+    cache: bool = Field(
+        default=False,
+        description="Cache model replies with Inspect's response cache, so a re-run of the "
+        "same encounters costs nothing.",
+    )
+    strategy: Strategy = Field(
+        default=_STRATEGY.strategy,
+        description="Clinician test-time compute: ``off``, ``single``, ``bon`` or "
+        "``medagents``.",
+    )
+    n: Annotated[Count, Field(ge=1)] = Field(
+        default=_STRATEGY.n, description="Candidates per turn for ``bon``."
+    )
+    experts: Annotated[Count, Field(ge=1)] = Field(
+        default=_STRATEGY.experts, description="Specialists for ``medagents``."
+    )
+    consensus_rounds: Annotated[Count, Field(ge=0)] = Field(
+        default=_STRATEGY.consensus_rounds, description="Voting rounds for ``medagents``."
+    )
+    sample_temperature: Temperature = Field(
+        default=_STRATEGY.sample_temperature,
+        description="Temperature of ``bon`` candidates and ``medagents`` advice.",
+    )
+    fixed_temperature: Temperature = Field(
+        default=_STRATEGY.fixed_temperature,
+        description="Temperature of every role under ``single`` (and of selection).",
+    )
+    specialties: str | None = Field(
+        default=None,
+        description="A specialties file (from ``medsp-specialties``) whose labels go into "
+        "sample metadata; it must label every scenario.",
+    )
+    grader_samples: Annotated[Count, Field(ge=1)] = Field(
+        default=1,
+        description="Grade each encounter this many times and score each item by majority "
+        "(the scorer's ``samples``; repeats run at temperature 1.0).",
+    )
+    audit: bool = Field(
+        default=False,
+        description="Also score each encounter with ``medsp_simulation_audit`` (the "
+        "``auditor`` role, by default the grader's model, reviews the patient and "
+        "environment).",
+    )
 
     @field_validator("data_dir", "upstream_dir", "specialties", mode="before")
     @classmethod
@@ -132,6 +205,38 @@ class TaskParameters(BaseModel):
         if checked.protocol == "tools" and checked.strategy != "off":
             raise tools_refuse_strategy(checked.strategy)
         return checked
+
+    @classmethod
+    def signature(cls, exclude: Sequence[str] = ()) -> inspect.Signature:
+        """The call signature of a task taking these parameters (less ``exclude``), in field
+        order with their defaults: what Inspect reads for ``-T`` and records in the log."""
+        return inspect.Signature(
+            [
+                inspect.Parameter(
+                    name,
+                    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                    default=field.default,
+                    annotation=CALLER_TYPES.get(name, field.annotation),
+                )
+                for name, field in cls.model_fields.items()
+                if name not in exclude
+            ],
+            return_annotation=Task,
+        )
+
+    @classmethod
+    def describe(cls, exclude: Sequence[str] = ()) -> str:
+        """The ``Args:`` section of a task docstring, from the fields' descriptions."""
+        lines = ["Args:"]
+        for name, field in cls.model_fields.items():
+            if name not in exclude:
+                lines += textwrap.wrap(
+                    f"{name}: {field.description}",
+                    width=92,
+                    initial_indent="    ",
+                    subsequent_indent="        ",
+                )
+        return "\n".join(lines)
 
     def strategy_settings(self) -> StrategySettings:
         """The clinician strategy these parameters choose."""

@@ -3,9 +3,12 @@ quality-controlled subset) and ``medsp_demo`` (bundled original scenarios, no do
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
@@ -24,23 +27,20 @@ from inspect_medsp.data.sources import (
 )
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
-from inspect_medsp.params import ACCEPTED, TaskParameters, tools_refuse_strategy
+from inspect_medsp.params import (
+    ACCEPTED,
+    SOURCE_PARAMETERS,
+    TaskParameters,
+    tools_refuse_strategy,
+)
 from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.task import TASK_SCHEMA, TaskMetadata
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.file import label_records
-from inspect_medsp.strategies import Strategy, StrategySettings, strategy_policy
+from inspect_medsp.strategies import StrategySettings, strategy_policy
 
 DEMO_PACKAGE = "inspect_medsp.data"
-
-
-def _scenario_list(scenarios: str | list[str] | None) -> list[str] | None:
-    if scenarios is None:
-        return None
-    if isinstance(scenarios, str):
-        return [s.strip() for s in scenarios.split(",") if s.strip()]
-    return list(scenarios)
 
 
 def _solver(
@@ -108,24 +108,30 @@ def judged_roles(judge: str) -> dict[str, Model]:
 
 
 def medsp_task(
-    *,
     name: str,
     scenario_root: Path,
     upstream_root: Path,
-    subset: bool,
-    scenarios: str | list[str] | None,
-    max_turns: int,
-    protocol: Protocol,
-    judge: str,
-    settings: StrategySettings,
-    cache: bool = False,
+    params: TaskParameters | None = None,
+    *,
+    subset: bool = False,
     data_revision: str | None = None,
     rubric_revision: str | None = None,
-    specialties: str | None = None,
-    grader_samples: int = 1,
-    audit: bool = False,
 ) -> Task:
-    """Build a MedSP task from resolved folders (shared by the three registered tasks)."""
+    """Build a MedSP task from resolved folders (what the registered tasks share).
+
+    Args:
+        name: The dataset's name (``MedSP1000``, ``MedSP-Q100``, ``MedSP-demo``).
+        scenario_root: The scenario tree.
+        upstream_root: The folder holding ``rubrics/`` and ``subset.json``.
+        params: The task parameters (default: every default); the source parameters are
+            not read here, the folders are given.
+        subset: Only the scenarios of ``subset.json``.
+        data_revision: The scenario data's revision, recorded in the task metadata.
+        rubric_revision: The rubric archive's revision, recorded in the task metadata.
+    """
+    params = params or TaskParameters()
+    settings = params.strategy_settings()
+    judge, cache = params.judge, params.cache
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
     # "hooks enabled" start-up banner) out of evals of other packages' tasks.
     for hooks in ("unscored", "coverage", "selfpref"):
@@ -135,7 +141,7 @@ def medsp_task(
         scenario_root,
         upstream_root,
         subset=subset,
-        scenarios=_scenario_list(scenarios),
+        scenarios=params.scenarios,
         name=name,
         data_revision=data_revision,
         rubric_revision=rubric_revision,
@@ -143,28 +149,31 @@ def medsp_task(
     published = published_scenarios(name)
     report = report.model_copy(update={"published": published})
     report.log()
-    records, specialty_file = label_records(records, specialties, data_revision)
+    records, specialty_file = label_records(records, params.specialties, data_revision)
     return Task(
         dataset=build_dataset(records, name=name),
-        solver=_solver(protocol, judge, max_turns, settings, cache),
+        solver=_solver(params.protocol, judge, params.max_turns, settings, cache),
         scorer=[
             medsp_rubric(
-                judge=judge, config=settings.grader_config(), cache=cache, samples=grader_samples
+                judge=judge,
+                config=settings.grader_config(),
+                cache=cache,
+                samples=params.grader_samples,
             ),
-            *([medsp_simulation_audit(judge=judge, cache=cache)] if audit else []),
+            *([medsp_simulation_audit(judge=judge, cache=cache)] if params.audit else []),
         ],
         config=settings.clinician_config(),
         model_roles=roles,
         epochs=Epochs(1, epoch_mean()),
-        message_limit=max_turns * 8 + 16 if protocol == "tools" else None,
+        message_limit=params.max_turns * 8 + 16 if params.protocol == "tools" else None,
         fail_on_error=FAIL_ON_ERROR,
         headline_metric=HeadlineMetric(scorer=SCORER, metric="macro"),
         metadata=TaskMetadata(
             schema_version=TASK_SCHEMA,
             load=report,
-            protocol=protocol,
+            protocol=params.protocol,
             judge=judge,
-            max_turns=max_turns,
+            max_turns=params.max_turns,
             strategy=settings.model_dump(),
             data_revision=data_revision,
             rubric_revision=rubric_revision,
@@ -191,200 +200,87 @@ def _resolve_sources(params: TaskParameters) -> tuple[ResolvedSource, ResolvedSo
     return data, upstream
 
 
-def _build(
-    name: str,
-    params: TaskParameters,
-    *,
-    subset: bool,
-    scenario_root: Path | None = None,
-    upstream_root: Path | None = None,
-) -> Task:
-    """Resolve the sources (unless given as folders) and build the task from checked
-    parameters.
+@dataclass(frozen=True)
+class Variant:
+    """One registered task: a name, a dataset and where its scenarios come from."""
 
-    Raises:
-        MedSPDataError: A source is missing or could not be fetched.
-    """
-    judged_roles(params.judge)  # a judge no provider can make stops the load before any download
-    revisions: dict[str, str | None] = {}
-    if scenario_root is None or upstream_root is None:
+    task: str
+    """The registered name (``inspect eval inspect_medsp/<task>``)."""
+    dataset: str
+    """The dataset's name, in the log and the report."""
+    summary: str
+    """The first line of the task's docstring."""
+    subset: bool = False
+    """Only the scenarios of the published ``subset.json``."""
+    bundled: bool = False
+    """The scenarios ship with the package: no source parameters, no download."""
+
+    @property
+    def excluded(self) -> tuple[str, ...]:
+        """The task parameters this variant does not take."""
+        return SOURCE_PARAMETERS if self.bundled else ()
+
+    def build(self, params: TaskParameters) -> Task:
+        """Resolve the sources (or take the bundled demo) and build the task.
+
+        Raises:
+            MedSPDataError: A source is missing or could not be fetched.
+        """
+        judged_roles(params.judge)  # a judge no provider can make stops the load before a download
+        if self.bundled:
+            demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
+            return medsp_task(
+                self.dataset, demo / "scenarios", demo / "upstream", params, subset=self.subset
+            )
         data, upstream = _resolve_sources(params)
-        scenario_root, revisions["data_revision"] = data.root, data.revision
-        upstream_root, revisions["rubric_revision"] = upstream.root, upstream.revision
-    return medsp_task(
-        name=name,
-        scenario_root=scenario_root,
-        upstream_root=upstream_root,
-        subset=subset,
-        scenarios=params.scenarios,
-        max_turns=params.max_turns,
-        protocol=params.protocol,
-        judge=params.judge,
-        settings=params.strategy_settings(),
-        cache=params.cache,
-        specialties=params.specialties,
-        grader_samples=params.grader_samples,
-        audit=params.audit,
-        **revisions,
-    )
+        return medsp_task(
+            self.dataset,
+            data.root,
+            upstream.root,
+            params,
+            subset=self.subset,
+            data_revision=data.revision,
+            rubric_revision=upstream.revision,
+        )
 
 
-@task
-def medsp1000(
-    data_dir: str | None = None,
-    upstream_dir: str | None = None,
-    data_revision: str | None = None,
-    scenarios: str | list[str] | None = None,
-    max_turns: int = 12,
-    protocol: Protocol = "turns",
-    judge: str = DEFAULT_JUDGE,
-    cache: bool = False,
-    strategy: Strategy = "off",
-    n: int = 5,
-    experts: int = 5,
-    consensus_rounds: int = 1,
-    sample_temperature: float = 0.8,
-    fixed_temperature: float = 0.0,
-    specialties: str | None = None,
-    grader_samples: int = 1,
-    audit: bool = False,
-) -> Task:
-    """MedSP1000: every scoreable scenario of the benchmark.
+def registered(variant: Variant) -> Callable[..., Task]:
+    """The ``@task`` function of ``variant``: its signature and docstring are made from
+    :class:`TaskParameters`, so ``-T`` takes every parameter the checked model has, with the
+    model's defaults, and nothing is written twice.
 
-    Args:
-        data_dir: Local scenario tree in the Hub layout (default: download byrLLCC/MedSP1000).
-        upstream_dir: Local folder with ``rubrics/`` and ``subset.json`` (default: download
-            the pinned reference archive).
-        data_revision: Hub revision of the scenario data (default ``main``).
-        scenarios: Ids or globs (comma-separated) to run a part of the benchmark.
-        max_turns: Turn limit per encounter.
-        protocol: ``turns`` (the paper's JSON turns) or ``tools`` (an agent with tools).
-        judge: Model for patient, environment and grader roles not given with --model-role.
-        cache: Cache model replies with Inspect's response cache, so a re-run of the same
-            encounters costs nothing.
-        strategy: Clinician test-time compute: ``off``, ``single``, ``bon`` or ``medagents``.
-        n: Candidates per turn for ``bon``.
-        experts: Specialists for ``medagents``.
-        consensus_rounds: Voting rounds for ``medagents``.
-        sample_temperature: Temperature of ``bon`` candidates and ``medagents`` advice.
-        fixed_temperature: Temperature of every role under ``single`` (and of selection).
-        specialties: A specialties file (from ``medsp-specialties``) whose labels go into
-            sample metadata; it must label every scenario.
-        grader_samples: Grade each encounter this many times and score each item by
-            majority (the scorer's ``samples``; repeats run at temperature 1.0).
-        audit: Also score each encounter with ``medsp_simulation_audit`` (the ``auditor``
-            role, by default the grader's model, reviews the patient and environment).
+    Raises (from the task function):
+        MedSPParameterError: A bad parameter value, one line naming it.
+        TypeError: A parameter the task does not have (as any Python function).
     """
-    params = TaskParameters.check(
-        data_dir=data_dir,
-        upstream_dir=upstream_dir,
-        data_revision=data_revision,
-        scenarios=scenarios,
-        max_turns=max_turns,
-        protocol=protocol,
-        judge=judge,
-        cache=cache,
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-        specialties=specialties,
-        grader_samples=grader_samples,
-        audit=audit,
+    signature = TaskParameters.signature(exclude=variant.excluded)
+
+    def build(*args: Any, **kwargs: Any) -> Task:
+        given = signature.bind(*args, **kwargs).arguments
+        return variant.build(TaskParameters.check(**given))
+
+    build.__name__ = build.__qualname__ = variant.task
+    build.__doc__ = f"{variant.summary}\n\n{TaskParameters.describe(exclude=variant.excluded)}"
+    setattr(build, "__signature__", signature)  # noqa: B010 (mypy knows no __signature__)
+    return task(build)
+
+
+medsp1000 = registered(
+    Variant("medsp1000", "MedSP1000", "MedSP1000: every scoreable scenario of the benchmark.")
+)
+medsp100 = registered(
+    Variant(
+        "medsp100",
+        "MedSP-Q100",
+        "MedSP-Q100: the published 100-scenario quality-controlled subset.",
+        subset=True,
     )
-    return _build("MedSP1000", params, subset=False)
-
-
-@task
-def medsp100(
-    data_dir: str | None = None,
-    upstream_dir: str | None = None,
-    data_revision: str | None = None,
-    scenarios: str | list[str] | None = None,
-    max_turns: int = 12,
-    protocol: Protocol = "turns",
-    judge: str = DEFAULT_JUDGE,
-    cache: bool = False,
-    strategy: Strategy = "off",
-    n: int = 5,
-    experts: int = 5,
-    consensus_rounds: int = 1,
-    sample_temperature: float = 0.8,
-    fixed_temperature: float = 0.0,
-    specialties: str | None = None,
-    grader_samples: int = 1,
-    audit: bool = False,
-) -> Task:
-    """MedSP-Q100: the published 100-scenario quality-controlled subset.
-
-    Parameters are those of :func:`medsp1000`.
-    """
-    params = TaskParameters.check(
-        data_dir=data_dir,
-        upstream_dir=upstream_dir,
-        data_revision=data_revision,
-        scenarios=scenarios,
-        max_turns=max_turns,
-        protocol=protocol,
-        judge=judge,
-        cache=cache,
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-        specialties=specialties,
-        grader_samples=grader_samples,
-        audit=audit,
-    )
-    return _build("MedSP-Q100", params, subset=True)
-
-
-@task
-def medsp_demo(
-    scenarios: str | list[str] | None = None,
-    max_turns: int = 12,
-    protocol: Protocol = "turns",
-    judge: str = DEFAULT_JUDGE,
-    cache: bool = False,
-    strategy: Strategy = "off",
-    n: int = 5,
-    experts: int = 5,
-    consensus_rounds: int = 1,
-    sample_temperature: float = 0.8,
-    fixed_temperature: float = 0.0,
-    specialties: str | None = None,
-    grader_samples: int = 1,
-    audit: bool = False,
-) -> Task:
-    """Three original scenarios bundled with the package: try the harness with no download.
-
-    Parameters are those of :func:`medsp1000` (without the data sources).
-    """
-    params = TaskParameters.check(
-        scenarios=scenarios,
-        max_turns=max_turns,
-        protocol=protocol,
-        judge=judge,
-        cache=cache,
-        strategy=strategy,
-        n=n,
-        experts=experts,
-        consensus_rounds=consensus_rounds,
-        sample_temperature=sample_temperature,
-        fixed_temperature=fixed_temperature,
-        specialties=specialties,
-        grader_samples=grader_samples,
-        audit=audit,
-    )
-    demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
-    return _build(
+)
+medsp_demo = registered(
+    Variant(
+        "medsp_demo",
         "MedSP-demo",
-        params,
-        subset=False,
-        scenario_root=demo / "scenarios",
-        upstream_root=demo / "upstream",
+        "Three original scenarios bundled with the package: try the harness with no download.",
+        bundled=True,
     )
+)

@@ -36,7 +36,7 @@ from inspect_medsp.encounter.texts import render
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
 from inspect_medsp.record.grader import grader_model
 from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record.trajectory import MAX_TURNS, Trajectory
 
 Protocol = Literal["turns", "tools"]
 
@@ -111,7 +111,7 @@ def default_policy(
 @solver
 def medsp_encounter(
     judge: str = DEFAULT_JUDGE,
-    max_turns: int = 12,
+    max_turns: int = MAX_TURNS,
     policy: Callable[[TaskState], ClinicianPolicy] | None = None,
     role_config: GenerateConfig | None = None,
     cache: bool | CachePolicy = False,
@@ -183,7 +183,7 @@ def medsp_encounter(
 @solver
 def medsp_tools_encounter(
     judge: str = DEFAULT_JUDGE,
-    max_turns: int = 12,
+    max_turns: int = MAX_TURNS,
     agent: AgentFactory | None = None,
     cache: bool | CachePolicy = False,
 ) -> Solver:

@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from inspect_medsp.data.dataset import rubric_report, select_ids
 from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.data.models import Packets, SampleRecord, Scenario
 from inspect_medsp.data.rubrics import load_rubrics, load_subset
 from inspect_medsp.data.sources import resolve_upstream_root
-from inspect_medsp.encounter.roles import DEFAULT_JUDGE
+from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.strategies.settings import StrategySettings
@@ -29,7 +29,6 @@ TASKS: dict[str, Callable[..., Task]] = {
     "medsp_demo": medsp_demo,
 }
 NAMES = {"medsp1000": "MedSP1000", "medsp100": "MedSP-Q100", "medsp_demo": "MedSP-demo"}
-STRATEGY_FIELDS = tuple(StrategySettings.model_fields)
 
 
 class Selection(BaseModel):
@@ -120,20 +119,20 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
     """The published rubrics of the task's scenarios, with packets the mean size of the demo
     packets (for when the scenario data is not at hand).
 
+    The parameters are checked as the task checks them (:class:`TaskParameters`).
+
     Raises:
         MedSPDataError: A bad parameter, or the rubric copy is unavailable.
     """
     check_args(name, args)
     if name.removeprefix("inspect_medsp/") == "medsp_demo":
         return from_task(name, args)
-    upstream = resolve_upstream_root(args.get("upstream_dir")).root
+    params = TaskParameters.check(**args)
+    upstream = resolve_upstream_root(params.upstream_dir).root
     rubric_set = load_rubrics(upstream)
     subset = name.removeprefix("inspect_medsp/") == "medsp100"
     universe = load_subset(upstream) if subset else sorted(rubric_set.rubrics)
-    patterns = args.get("scenarios")
-    if isinstance(patterns, str):
-        patterns = [p.strip() for p in patterns.split(",") if p.strip()]
-    ids = select_ids(sorted(universe), patterns)
+    ids = select_ids(sorted(universe), params.scenarios)
     report = rubric_report(rubric_set, ids, NAMES[name.removeprefix("inspect_medsp/")])
     packets = demo_packet_sizes()
     records = [
@@ -144,22 +143,13 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
         for i in ids
         if (r := rubric_set.rubrics.get(i)) is not None and r.n_items > 0
     ]
-    max_turns = args.get("max_turns", 12)
-    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
-        raise MedSPDataError(f"-T max_turns={max_turns}: use a whole number of 1 or more")
-    try:
-        settings = StrategySettings(**{k: v for k, v in args.items() if k in STRATEGY_FIELDS})
-    except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        raise MedSPDataError(f"-T {field}={first.get('input')!r}: {first['msg']}") from None
     return Selection(
         name=report.name,
         note=report.count_line() if report.excluded else "",
         records=records,
-        max_turns=max_turns,
-        settings=settings,
-        judge=str(args.get("judge", DEFAULT_JUDGE)),
-        protocol=str(args.get("protocol", "turns")),
+        max_turns=params.max_turns,
+        settings=params.strategy_settings(),
+        judge=params.judge,
+        protocol=params.protocol,
         packets="the mean size of the demo packets (assumed)",
     )

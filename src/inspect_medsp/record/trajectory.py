@@ -230,6 +230,11 @@ LEGACY_VIEWS = ("transcript", "action_log", "state_history")
 they are exactly what the grader of that run read."""
 
 
+MAX_TURNS = 12
+"""The turn limit of an encounter unless a task sets another (the paper's 12, protocol
+section 3): every default in the package is this one."""
+
+
 class Trajectory(StoreModel):
     """The recorded encounter (protocol section 4), kept in the sample store.
 
@@ -238,7 +243,7 @@ class Trajectory(StoreModel):
     """
 
     protocol: str = "turns"
-    max_turns: int = 12
+    max_turns: int = MAX_TURNS
     role_models: dict[str, str] = Field(default_factory=dict)
     turns: list[TurnRecord] = Field(default_factory=list)
     end: EndReason = "running"

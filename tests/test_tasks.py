@@ -1,0 +1,87 @@
+"""The three registered tasks are one factory over ``TaskParameters``: the parameters Inspect
+shows and ``-T`` accepts are the checked model's fields, each default written once."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai._util.registry import registry_info
+from inspect_medsp.encounter.records import MAX_TURNS
+
+from inspect_medsp import medsp100, medsp1000, medsp_demo
+from inspect_medsp.params import SOURCE_PARAMETERS, TaskParameters
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTED = "medsp/scripted"
+EVERY = list(TaskParameters.model_fields)
+DEFAULTS = {name: field.default for name, field in TaskParameters.model_fields.items()}
+
+
+@pytest.mark.parametrize(
+    ("task", "name", "params"),
+    [
+        (medsp1000, "medsp1000", EVERY),
+        (medsp100, "medsp100", EVERY),
+        (medsp_demo, "medsp_demo", [p for p in EVERY if p not in SOURCE_PARAMETERS]),
+    ],
+)
+def test_each_task_takes_the_checked_parameters_with_their_defaults(
+    task: object, name: str, params: list[str]
+) -> None:
+    signature = inspect.signature(task)  # type: ignore[arg-type]
+    info = registry_info(task)
+
+    assert info.name.split("/")[-1] == name
+    assert info.metadata["params"] == params
+    assert list(signature.parameters) == params
+    assert {p: v.default for p, v in signature.parameters.items()} == {
+        p: DEFAULTS[p] for p in params
+    }
+    assert DEFAULTS["max_turns"] == MAX_TURNS == 12
+    doc = inspect.getdoc(task) or ""
+    for param in params:
+        assert f"    {param}: " in doc, f"{name}'s docstring does not describe {param}"
+
+
+def test_a_parameter_the_task_lacks_is_refused_as_any_function_would() -> None:
+    with pytest.raises(TypeError, match="turns"):
+        medsp_demo(turns=3)
+    with pytest.raises(TypeError, match="data_dir"):
+        medsp_demo(data_dir="somewhere")
+
+
+def test_values_given_with_minus_t_reach_the_task_and_the_log_records_every_parameter(
+    tmp_path: Path,
+) -> None:
+    given: dict[str, object] = {"judge": SCRIPTED, "max_turns": "2", "strategy": "bon", "n": 2}
+    [log] = eval(
+        "inspect_medsp/medsp_demo",
+        task_args=given,
+        model=SCRIPTED,
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+
+    assert log.status == "success", log.error
+    expected = {p: DEFAULTS[p] for p in EVERY if p not in SOURCE_PARAMETERS} | given
+    assert log.eval.task_args == expected
+    assert log.eval.task_args_passed == given
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["medsp_max_turns"] == 2
+    assert log.eval.metadata["medsp_strategy"]["n"] == 2
+    assert log.samples is not None
+    turns = log.samples[0].store.get("Trajectory:turns")
+    assert turns is not None and 1 <= len(turns) <= 2
+
+
+def test_the_readme_lists_every_task_parameter() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Parameters (`-T name=value`)", 1)[1].split("\n\n", 2)[1]
+    listed = set(re.findall(r"`(\w+)`", " ".join(r.split("|")[1] for r in section.splitlines())))
+
+    assert set(EVERY) <= listed, f"README parameter table misses {set(EVERY) - listed}"
