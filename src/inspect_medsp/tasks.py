@@ -65,6 +65,12 @@ def _solver(
     )
 
 
+TASK_VERSION = "1-A"
+"""The version every registered task carries (Inspect's ``task_version``, and ``eval.yaml``), in
+the Inspect Evals scheme N-X: N goes up when results stop being comparable with earlier runs
+(prompts, the encounter loop, the grader's instructions, the verdict tally, the metrics, the
+data or rubric pins, a default that changes what runs); X when the task interface changes."""
+
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""
 
@@ -179,7 +185,7 @@ def medsp_task(
             rubric_revision=rubric_revision,
             specialties=specialty_file,
         ).stored(),
-        version="1.0.0",
+        version=TASK_VERSION,
     )
 
 
@@ -265,22 +271,21 @@ def registered(variant: Variant) -> Callable[..., Task]:
     return task(build)
 
 
-medsp1000 = registered(
-    Variant("medsp1000", "MedSP1000", "MedSP1000: every scoreable scenario of the benchmark.")
-)
-medsp100 = registered(
+VARIANTS = (
+    Variant("medsp1000", "MedSP1000", "MedSP1000: every scoreable scenario of the benchmark."),
     Variant(
         "medsp100",
         "MedSP-Q100",
         "MedSP-Q100: the published 100-scenario quality-controlled subset.",
         subset=True,
-    )
-)
-medsp_demo = registered(
+    ),
     Variant(
         "medsp_demo",
         "MedSP-demo",
         "Three original scenarios bundled with the package: try the harness with no download.",
         bundled=True,
-    )
+    ),
 )
+"""The registered tasks, in the order ``eval.yaml`` lists them."""
+
+medsp1000, medsp100, medsp_demo = (registered(v) for v in VARIANTS)
