@@ -18,9 +18,9 @@ from inspect_ai.util._store import Store
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.encounter.engine import SILENT_TO_PATIENT
+from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.scripted.scripts import ClinicianTurn, load_scripts
-from inspect_medsp.strategies import StrategySettings
 from inspect_medsp.tasks import medsp_task
 from tests.support.scripts import Script, environment, patient
 from tests.support.tree import MARKERS, write_marked_scenario
@@ -111,15 +111,7 @@ def test_a_person_typing_the_scripted_turns_leaves_the_scripted_models_record(
 def _marked_task(tmp_path: Path) -> Any:
     data, upstream = write_marked_scenario(tmp_path)
     return medsp_task(
-        name="marked",
-        scenario_root=data,
-        upstream_root=upstream,
-        subset=False,
-        scenarios=None,
-        max_turns=3,
-        protocol="turns",
-        judge="mockllm/model",
-        settings=StrategySettings(),
+        "marked", data, upstream, TaskParameters(max_turns=3, judge="mockllm/model")
     )
 
 
