@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval
-from inspect_ai._util.registry import registry_info
-from inspect_medsp.encounter.records import MAX_TURNS
+from inspect_ai.util import registry_info
 
 from inspect_medsp import medsp100, medsp1000, medsp_demo
 from inspect_medsp.params import SOURCE_PARAMETERS, TaskParameters
+from inspect_medsp.record.trajectory import MAX_TURNS
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTED = "medsp/scripted"
