@@ -26,9 +26,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from inspect_medsp.data.errors import MedSPParameterError
-from inspect_medsp.encounter.records import MAX_TURNS
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.record.trajectory import MAX_TURNS
 from inspect_medsp.strategies import Strategy, StrategySettings
 
 ACCEPTED: dict[str, str] = {
