@@ -14,6 +14,7 @@ from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.record import MedspRun, ScoreMetadata, ScoreValue, TaskMetadata, read_log
+from inspect_medsp.record.grader import default_grader, graders_named
 from inspect_medsp.record.score import KEYS, LEGACY_SCHEMA, SCORE_SCHEMA
 from inspect_medsp.record.task import TASK_SCHEMA
 from inspect_medsp.report.collect import run_log
@@ -165,3 +166,14 @@ def test_samples_df_gives_one_column_per_score_key(fresh: EvalLog, cut_short: Ev
     assert str(df["medsp_overall"].dtype).startswith("double")
     assert df.loc[df["medsp_unscored"] == "", "medsp_overall"].notna().all()
     assert list(df.loc[df["medsp_unscored"] != "", "medsp_unscored"]) == ["encounter_incomplete"]
+
+
+def test_one_rule_names_the_grader() -> None:
+    # while running: the recorded grader, else the judge (a bound grader role wins over both)
+    assert default_grader("judge/x", {"grader": "played/y"}) == "played/y"
+    assert default_grader("judge/x", {"patient": "p/z"}) == "judge/x"
+    assert default_grader("judge/x", None) == "judge/x"
+    # reading: what the scores name, else the role bound in the log, else the judge
+    assert graders_named([None, "b/2", "a/1", "a/1"], "role/r", "judge/x") == ["a/1", "b/2"]
+    assert graders_named([None], "role/r", "judge/x") == ["role/r"]
+    assert graders_named([], None, "judge/x") == ["judge/x"]
