@@ -177,6 +177,18 @@ class ScoreValue(BaseModel):
         lists the completions first); absent keys left out."""
         return self.model_dump(exclude_none=True)
 
+    def with_whole_counts(self) -> ScoreValue:
+        """The value with whole item counts as integers (a mean over epochs makes them floats:
+        "12", not "12.0", in the viewer); counts that differ between epochs keep their fraction.
+        """
+        whole = {
+            name: int(v)
+            for key in KEYS
+            for name in (f"{key}_completed", f"{key}_total")
+            if isinstance(v := getattr(self, name), float) and v.is_integer()
+        }
+        return self.model_copy(update=whole)
+
     def completion(self, key: str) -> float | None:
         """Completion of ``overall`` or a competency (None when the rubric lacks it)."""
         value = getattr(self, key, None)

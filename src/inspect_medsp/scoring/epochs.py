@@ -9,7 +9,6 @@ keys are then missing.
 from __future__ import annotations
 
 import statistics
-from typing import Any
 
 from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
 
@@ -28,13 +27,10 @@ def flipped_items(epochs: list[Score]) -> int:
 def tidy(score: Score) -> Score:
     """The mean with whole item counts as integers ("12", not "12.0", in the viewer); counts
     averaged over epochs that differ keep their fraction."""
-    if not isinstance(score.value, dict):
+    value = ScoreValue.read(score.value)
+    if value is None:
         return score
-    value: dict[str, Any] = {}
-    for key, v in score.value.items():
-        whole = isinstance(v, float) and v.is_integer()
-        value[key] = int(v) if whole and key.endswith(("_completed", "_total")) else v
-    return score.model_copy(update={"value": value})
+    return score.model_copy(update={"value": value.with_whole_counts().stored()})
 
 
 @score_reducer(name="epoch_mean")
