@@ -4,17 +4,19 @@ simulation, reads grader repeats from the item votes, and is reported in words a
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from inspect_medsp.record.score import ItemVerdict
-from inspect_medsp.report import analyse
+from inspect_medsp.report import analyse, write_report
 from inspect_medsp.report.render import render_markdown
 from inspect_medsp.report.spread import repeat_completions, variance_rows
 from inspect_medsp.report.tables import variance
 from inspect_medsp.report.variance import decompose, icc
 from tests.support.runs import run, sample
+from tests.test_scoring_paths import two_epochs
 
 
 def simulated(
@@ -98,3 +100,23 @@ def test_single_epoch_runs_say_the_spread_cannot_be_split() -> None:
     analysis = analyse([run("m", {f"c{i}/scenario1": 0.1 * (i % 9) for i in range(10)})])
     text = render_markdown(analysis, charts=False)
     assert "cannot be split into scenario difficulty" in text
+
+
+def test_two_epoch_demo_run_splits_by_hand(tmp_path: Path) -> None:
+    # the grader marks 7, 8 and 8 of 17 items in epoch 1 and nothing in epoch 2: each
+    # scenario's epochs are (a/17, 0), whose sample variance is (a/17)^2 / 2
+    result = write_report([two_epochs(tmp_path / "logs").location], tmp_path / "out")
+    assert result.analysis is not None
+    [row] = variance_rows([(g.label, g.samples) for g in result.analysis.groups])
+    assert (row.scenarios, row.epochs, row.repeats) == (3, 2, 1)
+    assert row.epoch == pytest.approx((49 + 64 + 64) / 289 / 2 / 3)
+    # the scenario means (3.5, 4, 4)/17 vary less than epoch noise leaves in them: 0
+    assert row.scenario == 0.0
+    assert math.isnan(row.grader)
+    assert row.noise_sd_macro == pytest.approx(math.sqrt(row.epoch / 2 / 3))
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "0% is scenario difficulty, 100% encounter-to-encounter variation (epochs)" in text
+    assert "would move its macro by about 13.0 points" in text
+    written = (tmp_path / "out" / "variance.csv").read_text().splitlines()
+    assert written[0].startswith("group,scenarios,epochs,repeats,scenario_variance")
+    assert len(written) == 2
