@@ -48,6 +48,8 @@ def test_report_lists_audit_findings_and_flagged_quotes(
     report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     section = report[report.index("## Can the simulation be trusted?") :]
     assert "| audited.eval | 3 | 0 | 1 (33.3%) | 0 | 2 |" in section
+    row = next(line for line in section.splitlines() if line.startswith("| audited.eval | 3"))
+    assert row.endswith("| 0 | 0 | 0 |")  # no corrections, unsupported actions, degraded replies
     assert "turn 1, patient `volunteered` (invalidating): “by the way, I take lisinopril" in section
     found = rows(tmp_path / "report" / "simulation_findings.csv")
     assert found == [

@@ -55,6 +55,16 @@ class RunAudit(BaseModel):
             e for e in self.audited if e.audit is not None and e.audit.verdict == "invalidating"
         ]
 
+    def harness(self, count: str) -> int:
+        """A harness count (``corrections``, ``unsupported_actions``, ``degraded``) summed
+        over the audited encounters."""
+        total = 0
+        for e in self.audited:
+            assert e.audit is not None
+            h = e.audit.harness
+            total += sum(h.degraded.values()) if count == "degraded" else getattr(h, count)
+        return total
+
     def findings(self) -> Counter[tuple[str, str, str]]:
         """Findings by (role, kind, severity)."""
         return Counter(
@@ -176,8 +186,9 @@ def simulation_markdown(audits: Sequence[RunAudit]) -> str:
         "the paired difference with a 95% interval resampling cases, show whether simulator "
         "errors move the result.\n",
         "| run | audited | not audited | invalidating | minor | faithful | macro % "
-        "| macro % without invalidating | difference (pp) | 95% CI |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| macro % without invalidating | difference (pp) | 95% CI "
+        "| state-rule corrections | unsupported actions | degraded replies |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for a in audits:
         verdicts = Counter(e.audit.verdict for e in a.audited if e.audit)
@@ -191,7 +202,8 @@ def simulation_markdown(audits: Sequence[RunAudit]) -> str:
         out.append(
             f"| {a.run} | {n} | {len(a.encounters) - n} | {share} | {verdicts['minor']} | "
             f"{verdicts['faithful']} | {_pct(a.macro_all)} | {_pct(a.macro_without)} | "
-            f"{_pct(a.difference)} | {ci} |"
+            f"{_pct(a.difference)} | {ci} | {a.harness('corrections')} | "
+            f"{a.harness('unsupported_actions')} | {a.harness('degraded')} |"
         )
     out += ["", "**Findings by role, kind and severity** (`simulation_findings.csv`):", ""]
     counts = [(a.run, k, n) for a in audits for k, n in sorted(a.findings().items())]
