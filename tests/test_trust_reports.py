@@ -8,16 +8,19 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, write_eval_log
+from inspect_ai.scorer import Score
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.probes.scorer import medsp_grader_probe
 from inspect_medsp.record.audit import Finding, SimulationAudit
+from inspect_medsp.record.read import latest
 from inspect_medsp.report.cli import main
 from inspect_medsp.report.simulation import AuditedEncounter, RunAudit, _paired
 
 SCRIPTED = "medsp/scripted"
 ANAPHYLAXIS = "demo_anaphylaxis/scenario1"
+AUDIT = "medsp_simulation_audit"
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +150,11 @@ def test_probes_command_on_an_unprobed_log_says_how(
         "medsp-report: no medsp_grader_probe scores in these logs: score them first with "
         "inspect score LOG --scorer inspect_medsp/medsp_grader_probe"
     ]
+
+
+def test_a_re_audit_appended_to_an_audited_log_is_the_one_read() -> None:
+    old, new, newer = (Score(value={}, answer=a) for a in ("old", "new", "newer"))
+    scores = {"medsp_rubric": Score(value=1.0), AUDIT: old, f"{AUDIT}-1": new, f"{AUDIT}-2": newer}
+    assert latest(scores, AUDIT) is newer
+    assert latest({AUDIT: old}, AUDIT) is old
+    assert latest({"medsp_rubric": old}, AUDIT) is None

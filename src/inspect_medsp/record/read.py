@@ -13,6 +13,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_samples
 from inspect_ai.model import ModelUsage
+from inspect_ai.scorer import Score
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.dataset import METADATA_KEY
@@ -162,8 +163,8 @@ def read_sample(sample: EvalSample) -> MedspSample:
         reason = None if value else str(score.reason or metadata.unscored or "unscored")
         medsp_score = MedspScore(value=value, metadata=metadata, reason=reason)
     store = dict(sample.store or {})
-    audit = (sample.scores or {}).get(AUDIT_SCORER)
-    probes = (sample.scores or {}).get(PROBE_SCORER)
+    audit = latest(sample.scores or {}, AUDIT_SCORER)
+    probes = latest(sample.scores or {}, PROBE_SCORER)
     return MedspSample(
         id=str(sample.id),
         epoch=sample.epoch,
@@ -187,6 +188,19 @@ def _audit(metadata: Mapping[str, Any] | None) -> SimulationAudit | None:
     if not metadata or "unscored" in metadata:
         return None
     return SimulationAudit.model_validate(dict(metadata))
+
+
+def latest(scores: Mapping[str, Score], name: str) -> Score | None:
+    """The newest score of scorer ``name``: ``inspect score --action append`` on a log that
+    already has it stores the new one as ``<name>-1``, ``<name>-2``, ..."""
+    numbered = [
+        (int(key.rpartition("-")[2]), score)
+        for key, score in scores.items()
+        if key.startswith(f"{name}-") and key.rpartition("-")[2].isdigit()
+    ]
+    if numbered:
+        return max(numbered, key=lambda pair: pair[0])[1]
+    return scores.get(name)
 
 
 def _probes(metadata: Mapping[str, Any] | None) -> GraderProbes | None:
