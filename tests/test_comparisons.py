@@ -74,6 +74,8 @@ def test_scripted_runs_difference_is_the_hand_value(
         in markdown
     )
     assert "this comparison can detect" in markdown
+    assert "With only 3 cases no difference can reach p < 0.05" in markdown
+    assert "smallest p is 0.250" in markdown
     assert "[differences.png](differences.png)" in markdown
     assert (tmp_path / "out" / "differences.png").stat().st_size > 0
     table = (tmp_path / "out" / "table.md").read_text()

@@ -11,6 +11,9 @@ from inspect_medsp.report.comparisons import OVERALL, Comparison
 from inspect_medsp.report.files import CHART_DIFFERENCES
 from inspect_medsp.report.paired import EXACT_CASES, PERMUTATIONS
 
+FEWEST_CASES = 6
+"""Below this many cases the exact two-sided permutation test cannot reach p < 0.05."""
+
 
 def points(value: float) -> str:
     """A difference of completion in percentage points, one decimal."""
@@ -46,10 +49,17 @@ def sentence(row: Comparison, name_a: str, name_b: str) -> str:
             f"{ahead} is ahead of {behind} by {points(size)} points [{points(low)}, "
             f"{points(high)}] ({p_text(row)}) {over}."
         )
+    few = (
+        f" With only {row.cases} cases no difference can reach p < 0.05 (the exact test's "
+        f"smallest p is {2 / 2**row.cases:.3f}), and a bootstrap interval over so few cases "
+        "is too narrow to trust."
+        if row.cases < FEWEST_CASES
+        else ""
+    )
     return (
         f"{name_b} vs {name_a}: no difference detectable: {points(row.difference)} points "
         f"[{points(row.ci_low)}, {points(row.ci_high)}] ({p_text(row)}) {over}; this "
-        f"comparison can detect {points(row.mdd)} points."
+        f"comparison can detect {points(row.mdd)} points.{few}"
     )
 
 
