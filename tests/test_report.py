@@ -8,7 +8,8 @@ Five MedSP runs are made once for the module, each with its own log folder:
 - ``b_judge``: clin-b graded by ``mockllm/judge-b``, which cannot grade the bad-news case
   (that sample errors);
 - ``c_one``: clinician ``mockllm/clin-c`` on the anaphylaxis scenario only, with a patient
-  whose replies are never JSON (every patient reply degraded).
+  whose replies are never JSON (every patient reply degraded);
+- ``none``: clin-c graded by ``mockllm/judge-n``, which grades nothing: no sample is scored.
 
 The scripted grader marks an item met exactly when one of the clinician's actions (as the
 encounter record shows them) appears as a word in the item's text.
@@ -160,6 +161,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, _offline_tokens: None) -> dic
         "c_one": medsp_run(
             base / "c_one", "clin-c", bad_patient=True, scenarios="demo_anaphylaxis/*"
         ),
+        "none": medsp_run(base / "none", "clin-c", grader="mockllm/judge-n", fail_on=""),
     }
     tiny = Task(dataset=[Sample(input="Say hi", target="hi")], scorer=match(), name="tiny")
     other = eval(tiny, model="mockllm/model", log_dir=str(base / "other"), display="none")
@@ -464,3 +466,54 @@ def test_runs_are_named_by_model_strategy_and_judge_not_log_files(
         [f"{a} (run 1 of 2)", f"{a} (run 2 of 2)", "mockllm/clin-a, strategy single, judge "
          "mockllm/model", "mockllm/clin-b, strategy off, judge mockllm/judge-b"]
     )  # fmt: skip
+
+
+def test_a_run_with_nothing_scored_is_reported_and_left_out_of_the_comparison(
+    runs: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    code = main([runs["a"], runs["b"], runs["none"], "--out", str(out)])
+    captured = capsys.readouterr()
+
+    assert code == 0
+    assert "error:" not in captured.err  # the run is reported, not dropped as "not a MedSP log"
+    md = (out / "report.md").read_text()
+    none = "mockllm/clin-c (judge=mockllm/judge-n)"
+    board = md.split("## Leaderboard")[1].split("\n## ")[0]
+    assert f"| {none} |" in board and "⚠ unhealthy run" in board
+    health = md.split("## Health of the runs")[1]
+    for case in ("demo_anaphylaxis", "demo_bad_news", "demo_peds_asthma"):
+        assert f"{case}/scenario1 (epoch 1): grader_failed" in health
+    # the comparison keeps the three scenarios the other runs scored, and names the one left out
+    comparison = md.split("## Comparison on shared scenarios")[1].split("\n## ")[0]
+    assert f"Left out, as nothing of theirs was scored (see the health of the runs): {none}." in (
+        comparison
+    )
+    assert "All 2 groups scored the same 3 scenarios" in comparison
+    assert f"| {none} |" not in comparison
+    assert "status not success" not in md
+    warned = captured.err.splitlines()
+    assert any(f"Nothing was scored in 1 group ({none})" in line for line in warned)
+    rows = {r["group"]: r for r in read_csv(out / "leaderboard.csv")}
+    assert rows[none]["scenarios_scored"] == "0" and rows[none]["shared_scenarios"] == "0"
+    assert rows["mockllm/clin-a (judge=mockllm/model)"]["shared_scenarios"] == "3"
+
+
+def test_a_run_covering_fewer_than_the_published_scenarios_is_marked_not_comparable(
+    runs: dict[str, str], tmp_path: Path
+) -> None:
+    result = report(tmp_path, runs["a"], runs["c_one"])
+    assert result.analysis is not None
+
+    md = (tmp_path / "out" / "report.md").read_text()
+    board = md.split("## Leaderboard")[1].split("\n## ")[0]
+    assert "| 1 of 3 ⚠ not comparable |" in board
+    assert "| 3 of 3 |" in board
+    assert (
+        "mockllm/clin-c scored 1 of 3 published scenarios: not comparable with the published "
+        "numbers, which cover every one."
+    ) in result.analysis.flags
+    rows = {r["clinician"]: r for r in read_csv(tmp_path / "out" / "leaderboard.csv")}
+    c_row = rows["mockllm/clin-c"]
+    assert (c_row["published_scenarios"], c_row["comparable"]) == ("3", "False")
+    assert rows["mockllm/clin-a"]["comparable"] == "True"

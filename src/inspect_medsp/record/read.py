@@ -264,12 +264,15 @@ def run_of(
     )
 
 
-def read_log(path: str | Path, *, events: bool = False) -> MedspRun:
+def read_log(
+    path: str | Path, *, events: bool = False, require_scores: bool = True
+) -> MedspRun:
     """Read a MedSP log file: header, then every sample (without messages; with model events
     only when ``events``, for the per-role call counts).
 
     Raises:
-        NotMedSP: The log is an Inspect log of some other task.
+        NotMedSP: The log is an Inspect log of some other task (with ``require_scores``, also
+            when none of its samples has a MedSP score or an error).
     """
     header = read_eval_log(str(path), header_only=True)
     if task_metadata(header) is None:
@@ -278,7 +281,7 @@ def read_log(path: str | Path, *, events: bool = False) -> MedspRun:
     samples = read_eval_log_samples(
         str(path), all_samples_required=False, exclude_fields=set(skipped)
     )
-    run = run_of(header, samples)
+    run = run_of(header, samples, require_scores=require_scores)
     return run.model_copy(update={"path": str(path)})
 
 

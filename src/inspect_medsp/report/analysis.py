@@ -120,10 +120,25 @@ class GroupSummary(BaseModel):
     below_overall: list[str] = Field(default_factory=list)
     shared: dict[str, float] = Field(default_factory=dict)
     """Macro over the scenarios every group scored, from per-sample values."""
+    published: int | None = None
+    """Scenarios of the group's task as published (None when unknown or mixed)."""
+    statuses: list[str] = Field(default_factory=list)
+    """The status of each of the group's logs."""
 
     @property
     def scored_ids(self) -> set[str]:
         return {s.id for s in self.samples if s.scored}
+
+    @property
+    def comparable(self) -> bool:
+        """Scored every published scenario (always, when the published size is unknown)."""
+        return self.published is None or len(self.scored_ids) >= self.published
+
+    @property
+    def coverage(self) -> str:
+        """``N of M`` scenarios scored (``N`` alone when the published size is unknown)."""
+        n = len(self.scored_ids)
+        return f"{n} of {self.published}" if self.published is not None else str(n)
 
     @property
     def attempted_ids(self) -> set[str]:
@@ -161,6 +176,8 @@ class Analysis(BaseModel):
     shared_ids: list[str]
     comparisons: list[Comparison] = Field(default_factory=list)
     """Paired differences b - a of every pair of groups (leaderboard order), per competency."""
+    left_out: list[str] = Field(default_factory=list)
+    """Groups left out of the shared-scenario comparison because nothing of theirs was scored."""
     flags: list[str]
     notes: list[str]
     problems: list[Problem]
@@ -190,11 +207,13 @@ def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysi
         ]
     groups.sort(key=_rank)
 
-    shared = sorted(set.intersection(*(g.scored_ids for g in groups))) if groups else []
-    for group in groups:
+    compared = [g for g in groups if g.scored_ids]
+    shared = sorted(set.intersection(*(g.scored_ids for g in compared))) if compared else []
+    for group in compared:
         group.shared = shared_macro(group.samples, set(shared))
+    left_out = [g.label for g in groups if not g.scored_ids]
 
-    flags, notes = _warnings(ordered, groups, health, shared)
+    flags, notes = _warnings(ordered, groups, health, shared, left_out)
     return Analysis(
         runs=ordered,
         groups=groups,
@@ -207,6 +226,7 @@ def analyse(runs: Sequence[RunLog], problems: Sequence[Problem] = ()) -> Analysi
         strategy=strategy_cells([(g.label, g.clinician, g.strategy, g.metrics) for g in groups]),
         shared_ids=shared,
         comparisons=pairwise([(g.label, g.samples) for g in groups]),
+        left_out=left_out,
         flags=flags,
         notes=notes,
         problems=list(problems),
@@ -286,6 +306,8 @@ def _group(key: GroupKey, label: str, runs: list[RunLog]) -> GroupSummary:
         samples=samples,
         duplicates=sorted(duplicates),
         disagreement=disagreement,
+        published=sizes.pop() if len(sizes := {r.published for r in runs}) == 1 else None,
+        statuses=[r.status for r in runs],
     )
 
 
@@ -408,6 +430,7 @@ def _warnings(
     groups: Sequence[GroupSummary],
     health: Sequence[RunHealth],
     shared: Sequence[str],
+    left_out: Sequence[str] = (),
 ) -> tuple[list[str], list[str]]:
     flags: list[str] = []
     notes: list[str] = []
@@ -417,13 +440,20 @@ def _warnings(
             f"Mixed judges: these runs were scored by {len(judges)} different grader models "
             f"({', '.join(judges)}); scores from different judges are not directly comparable."
         )
-    sets = {frozenset(g.attempted_ids) for g in groups}
-    scored_sets = {frozenset(g.scored_ids) for g in groups}
+    compared = [g for g in groups if g.label not in left_out]
+    sets = {frozenset(g.attempted_ids) for g in compared}
+    scored_sets = {frozenset(g.scored_ids) for g in compared}
+    if left_out:
+        flags.append(
+            f"Nothing was scored in {len(left_out)} group{'' if len(left_out) == 1 else 's'} "
+            f"({'; '.join(left_out)}): left out of the comparison on shared scenarios (see "
+            "the health of the runs for why)."
+        )
     if len(sets) > 1:
-        common, n_common = Counter(frozenset(g.attempted_ids) for g in groups).most_common(1)[0]
+        common, n_common = Counter(frozenset(g.attempted_ids) for g in compared).most_common(1)[0]
         odd = "; ".join(
             f"{g.label} ran {_scenarios(len(g.attempted_ids))}"
-            for g in groups
+            for g in compared
             if frozenset(g.attempted_ids) != common
         )
         flags.append(
@@ -454,6 +484,12 @@ def _warnings(
             "provider: it replays hand-written turns, so its score shows how the benchmark "
             "works, not what any model can do."
         )
+    for g in groups:
+        if not g.comparable and g.label not in left_out:
+            flags.append(
+                f"{g.label} scored {g.coverage} published scenarios: not comparable with the "
+                "published numbers, which cover every one."
+            )
     for h in health:
         if h.flags:
             flags.append(
@@ -468,7 +504,7 @@ def _warnings(
             )
         elif g.source == "samples":
             notes.append(
-                f"{g.label}: the log has no metrics (status not success); its numbers are "
+                f"{g.label}: the log has no metrics ({_why_no_metrics(g)}); its numbers are "
                 "computed from the per-sample rubric counts with the scorer's own formulas."
             )
         if g.disagreement:
@@ -479,3 +515,13 @@ def _warnings(
                 "newest log's result is used."
             )
     return flags, notes
+
+
+def _why_no_metrics(group: GroupSummary) -> str:
+    """Why a single log holds no metrics, from what it holds."""
+    failed = [status for status in group.statuses if status != "success"]
+    if failed:
+        return f"its status is {failed[0]}"
+    if not group.scored_ids:
+        return "no sample was scored"
+    return "its status is success, but it has none"

@@ -14,6 +14,10 @@ from inspect_medsp.record.trajectory import ROLE_NAMES
 from inspect_medsp.report.models import Problem, RunLog, SampleResult
 from inspect_medsp.scoring.metrics import value_rows
 
+NOT_SCORED = "no_score"
+"""The unscored reason of a sample that has no MedSP score at all (a run with ``--no-score``:
+score it with ``inspect score LOG --scorer inspect_medsp/medsp_rubric``)."""
+
 
 def find_logs(inputs: Iterable[str | Path]) -> tuple[list[str], list[Problem]]:
     """Expand files and folders into log files, oldest first; unusable inputs as problems."""
@@ -62,12 +66,13 @@ def collect(inputs: Iterable[str | Path]) -> tuple[list[RunLog], list[Problem]]:
 
 
 def read_run(path: str) -> RunLog:
-    """One MedSP run: the header's identity and metrics, then every sample.
+    """One MedSP run: the header's identity and metrics, then every sample. A MedSP run with
+    nothing scored (or not scored at all) is read too: the report shows it as unhealthy.
 
     Raises:
         NotMedSP: The log is an Inspect log of some other task.
     """
-    return run_log(read_log(path))
+    return run_log(read_log(path, require_scores=False))
 
 
 def run_log(run: MedspRun) -> RunLog:
@@ -86,6 +91,7 @@ def run_log(run: MedspRun) -> RunLog:
         data_revision=meta.data_revision,
         rubric_revision=meta.rubric_revision,
         metrics=run.metrics,
+        published=meta.load.published if meta.load is not None else None,
         samples=[sample_result(s) for s in run.samples],
     )
 
@@ -112,6 +118,8 @@ def sample_result(sample: MedspSample) -> SampleResult:
         grader=meta.grader or None if meta else None,
     )
     if score is None or meta is None:
+        if sample.error is None:
+            result.unscored = NOT_SCORED
         return result
     if score.value is None:
         result.unscored = score.reason

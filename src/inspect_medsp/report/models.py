@@ -60,6 +60,8 @@ class RunLog(BaseModel):
     rubric_revision: str | None = None
     metrics: dict[str, float] | None = None
     """The log's own metrics for the ``medsp_rubric`` score (None if it has none)."""
+    published: int | None = None
+    """Scenarios of the run's task as published (None for a task of another name)."""
     samples: list[SampleResult] = Field(default_factory=list)
 
     @property

@@ -91,7 +91,9 @@ def _leaderboard(analysis: Analysis) -> list[str]:
         "Ordered by macro completion (the mean over scenarios of the share of rubric items "
         "completed); micro is all completed items over all items. Both come with 95% "
         "bootstrap intervals and are each log's own `medsp_rubric` metrics unless noted. "
-        "Competency columns are macro completion."
+        "Competency columns are macro completion. Scenarios scored are of the task's "
+        "published scenarios; a row that scored fewer is not comparable with the published "
+        "numbers."
     )
     out.append("")
     header = ["#", "Clinician", "Strategy", "Judge", "Scenarios scored", "Macro (95% CI)",
@@ -108,7 +110,7 @@ def _leaderboard(analysis: Analysis) -> list[str]:
                 esc(g.label),
                 esc(g.strategy),
                 esc(g.judge),
-                str(len(g.scored_ids)),
+                g.coverage + ("" if g.comparable else " ⚠ not comparable"),
                 with_ci(m("macro"), m("macro_ci_low"), m("macro_ci_high")),
                 with_ci(m("micro"), m("micro_ci_low"), m("micro_ci_high")),
                 *[pct(m(f"{c}_macro")) for c in COMPETENCIES],
@@ -134,17 +136,26 @@ def _leaderboard(analysis: Analysis) -> list[str]:
 def _comparison(analysis: Analysis) -> list[str]:
     out = ["## Comparison on shared scenarios", ""]
     n = len(analysis.shared_ids)
-    if len(analysis.groups) < 2:
-        out += ["Only one group: nothing to compare.", ""]
+    compared = [g for g in analysis.groups if g.label not in analysis.left_out]
+    if analysis.left_out:
+        out += [
+            "Left out, as nothing of theirs was scored (see the health of the runs): "
+            + "; ".join(esc(label) for label in analysis.left_out)
+            + ".",
+            "",
+        ]
+    if len(compared) < 2:
+        what = "group" if not analysis.left_out else "group with scored scenarios"
+        out += [f"Only {len(compared)} {what}: nothing to compare.", ""]
         return out
-    same = len({frozenset(g.scored_ids) for g in analysis.groups}) == 1
+    same = len({frozenset(g.scored_ids) for g in compared}) == 1
     scenarios = f"{n} scenario{'' if n == 1 else 's'}"
     if same:
-        out.append(f"All {len(analysis.groups)} groups scored the same {scenarios}.")
+        out.append(f"All {len(compared)} groups scored the same {scenarios}.")
     else:
         out.append(
             f"The groups scored different scenario sets; {scenarios} "
-            f"{'was' if n == 1 else 'were'} scored by all {len(analysis.groups)} groups, "
+            f"{'was' if n == 1 else 'were'} scored by all {len(compared)} groups, "
             "and only those are compared here."
         )
     out.append(
@@ -158,7 +169,7 @@ def _comparison(analysis: Analysis) -> list[str]:
         return out
     header = ["Clinician", "Shared scenarios", "Macro (95% CI)", *COMPETENCIES]
     rows = []
-    for g in analysis.groups:
+    for g in compared:
         s = g.shared
         rows.append(
             [
