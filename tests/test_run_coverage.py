@@ -12,13 +12,16 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, headline_metric, list_eval_logs, read_eval_log
-from inspect_ai.model import ChatMessage
+from inspect_ai.model import ChatMessage, GenerateConfig, get_model
+from inspect_ai.model._model import init_active_model
 
 from inspect_medsp import medsp_demo
+from inspect_medsp.audit.scorer import AUDITOR_ROLE
 from inspect_medsp.data.dataset import load_records, rubric_report
 from inspect_medsp.data.published import PUBLISHED_SCENARIOS
 from inspect_medsp.data.rubrics import load_rubrics, load_subset
-from inspect_medsp.tasks import FAIL_ON_ERROR
+from inspect_medsp.scoring.roles import MEDSP_ROLES
+from inspect_medsp.tasks import FAIL_ON_ERROR, JUDGED_ROLES
 from tests.conftest import DEMO
 from tests.support.offline_tokens import inspect_cli
 from tests.support.scripts import Script
@@ -168,9 +171,15 @@ def test_a_run_with_nothing_scored_keeps_its_headline_and_its_rerun_hint_can_be_
     0 of 3, the headline stays macro, and the re-run hint, pasted, runs the same sample with
     the same model, judge, grader role and parameters (without the limit)."""
     output, log = _demo_cli(
-        tmp_path / "cut", "--model-role", "grader=mockllm/model", "--token-limit", "2000"
-    )
+        tmp_path / "cut", "--model-role", "grader=mockllm/model", "--token-limit", "2000",
+        "--model-role", "grder=mockllm/model",
+    )  # fmt: skip
 
+    assert one_line_without_traceback(output, "grder") == (
+        "MedSP: --model-role grder=... is not a role MedSP uses, so that model plays nothing; "
+        "the roles are patient, environment, grader, auditor (the clinician, the model under "
+        "test, is --model)"
+    )
     assert "Headline metric" not in output  # not even before the first sample is scored
     resolved = headline_metric(log)
     assert resolved is not None and resolved.name == "macro" and math.isnan(resolved.metric.value)
@@ -200,3 +209,46 @@ def _pasted(words: list[str], log_dir: Path) -> tuple[str, EvalLog]:
     assert result.returncode == 0, output[-3000:]
     [info] = list_eval_logs(str(log_dir))
     return output, read_eval_log(info.name)
+
+
+# --------------------------------------------------------------------------- roles and protocol
+
+
+def test_the_scripted_demo_with_the_tools_protocol_is_refused_at_load() -> None:
+    result = inspect_cli(
+        "eval", "inspect_medsp/medsp_demo", "--model", "medsp/scripted",
+        "-T", "judge=medsp/scripted", "-T", "protocol=tools", columns=WIDE,
+    )  # fmt: skip
+
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    line = one_line_without_traceback(output, "protocol='tools'")
+    assert line == (
+        "task parameter protocol='tools' is not accepted with --model medsp/scripted: the "
+        "scripted demo replays JSON turns and cannot call tools; drop -T protocol=tools (or "
+        "evaluate another model)"
+    )
+    assert "MedSP-demo:" not in output  # refused before any data is loaded
+
+
+def test_a_task_built_in_python_ignores_the_model_an_earlier_eval_left(tmp_path: Path) -> None:
+    """Built outside Inspect's loader, the task cannot know its model: it does not read the
+    active model an earlier eval left behind. The scripted demo then fails each sample with
+    the provider's own one-line reason (no doubled parenthesis)."""
+    init_active_model(get_model("medsp/scripted"), GenerateConfig())  # as an earlier eval leaves it
+    try:
+        task = medsp_demo(protocol="tools", judge="medsp/scripted", scenarios=ANAPHYLAXIS)
+    finally:
+        init_active_model(get_model("mockllm/model"), GenerateConfig())
+    [log] = inspect_eval(
+        task, model="medsp/scripted", log_dir=str(tmp_path), display="none", fail_on_error=False
+    )
+
+    assert log.samples is not None and log.samples[0].error is not None
+    message = log.samples[0].error.message
+    assert "medsp/scripted cannot call tools: it plays protocol=turns only; drop -T " in message
+    assert "))" not in message
+
+
+def test_every_role_medsp_asks_for_is_known_to_the_role_check() -> None:
+    assert set(MEDSP_ROLES) == {*JUDGED_ROLES, AUDITOR_ROLE}

@@ -3,6 +3,7 @@ quality-controlled subset) and ``medsp_demo`` (bundled original scenarios, no do
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
@@ -13,6 +14,9 @@ from typing import Any
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import Model, get_model
+
+# Inspect exports no public way to read the model an eval is loading a task for.
+from inspect_ai.model._model import active_model
 from inspect_ai.solver import Solver
 
 from inspect_medsp.audit.scorer import medsp_simulation_audit
@@ -41,6 +45,44 @@ from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import StrategySettings, strategy_policy
 
 DEMO_PACKAGE = "inspect_medsp.data"
+
+SCRIPTED_MODEL = "medsp/scripted"
+"""The offline demo's scripted player: it replays JSON turns and cannot call tools."""
+
+INSPECT_LOADER = "inspect_ai._eval.loader"
+"""Inspect's module that calls a task function it loads by name for an eval."""
+
+
+def model_loading_for() -> str | None:
+    """The model Inspect is loading this task for, or None when that is not known.
+
+    Inspect makes the eval's model the active model before it calls a task function it loads
+    by name (``inspect eval``, ``eval("inspect_medsp/medsp_demo")``), so a task can check its
+    parameters against it. A task built directly in Python is built before any model is
+    chosen, and the active model may then be one an earlier eval left in the process: it is
+    read only while Inspect's loader is on the call stack.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") == INSPECT_LOADER:
+            model = active_model()
+            return str(model) if model is not None else None
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def refuse_scripted_tools(protocol: Protocol) -> None:
+    """Stop the load when the scripted demo is to be the clinician of the tools protocol.
+
+    Raises:
+        MedSPParameterError: ``protocol=tools`` for ``--model medsp/scripted``.
+    """
+    if protocol == "tools" and model_loading_for() == SCRIPTED_MODEL:
+        raise MedSPParameterError(
+            f"task parameter protocol='tools' is not accepted with --model {SCRIPTED_MODEL}: "
+            "the scripted demo replays JSON turns and cannot call tools; drop -T "
+            "protocol=tools (or evaluate another model)"
+        )
 
 
 def _solver(
@@ -140,9 +182,10 @@ def medsp_task(
     judge, cache = params.judge, params.cache
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
     # "hooks enabled" start-up banner) out of evals of other packages' tasks.
-    for hooks in ("unscored", "coverage", "selfpref"):
+    for hooks in ("roles", "unscored", "coverage", "selfpref"):
         import_module(f"inspect_medsp.scoring.{hooks}")
     roles = judged_roles(judge)
+    refuse_scripted_tools(params.protocol)
     records, report = load_records(
         scenario_root,
         upstream_root,
@@ -232,7 +275,10 @@ class Variant:
         Raises:
             MedSPDataError: A source is missing or could not be fetched.
         """
-        judged_roles(params.judge)  # a judge no provider can make stops the load before a download
+        # a judge no provider can make, or a clinician that cannot play the protocol, stops
+        # the load before any download
+        judged_roles(params.judge)
+        refuse_scripted_tools(params.protocol)
         if self.bundled:
             demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
             return medsp_task(

@@ -13,6 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_medsp.record.audit import AUDIT_SCORER
 from inspect_medsp.record.score import SCORER, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.scoring.roles import MEDSP_ROLES
 
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
 RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
@@ -56,8 +57,8 @@ def unscored_line(log: EvalLog) -> str | None:
 
 def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
     """An ``inspect eval`` command that re-runs ``ids`` as the log's run ran them: the same
-    task, model, task parameters (the judge always named), model roles bound apart from the
-    judge, and epochs; quoted for a POSIX shell."""
+    task, model, task parameters (the judge always named), the MedSP roles bound apart from
+    the judge, and epochs; quoted for a POSIX shell."""
     spec = log.eval
     task = f"{spec.task_file}@{spec.task.split('/')[-1]}" if spec.task_file else spec.task
     words = ["inspect", "eval", task, "--model", spec.model]
@@ -72,6 +73,8 @@ def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
         shown = ",".join(map(str, value)) if isinstance(value, list) else value
         words += ["-T", f"{name}={shown}"]
     for role, config in (spec.model_roles or {}).items():
+        if role not in MEDSP_ROLES:
+            continue  # a role MedSP never asks for (a typo) plays nothing
         models = config if isinstance(config, list) else [config]
         if [m.model for m in models] != [judge]:
             words += ["--model-role", f"{role}={','.join(m.model for m in models)}"]

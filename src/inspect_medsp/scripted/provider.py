@@ -23,6 +23,8 @@ NOTICE = (
     "medsp/scripted is a script, not a model: it replays hand-written replies for the three "
     "bundled demo scenarios"
 )
+SCRIPTED_TURNS_ONLY = "it plays protocol=turns only; drop -T protocol=tools"
+"""Why the scripted demo cannot be the clinician of the tools protocol, and the fix."""
 SCRIPTED_KEY = "medsp_scripted"
 """Where each reply's output metadata says it is a script, and which call it played."""
 
@@ -51,8 +53,7 @@ class ScriptedMedSP(ModelAPI):
     ) -> ModelOutput:
         if tools:
             raise NoScriptError(
-                "medsp/scripted cannot call tools: it plays protocol=turns only "
-                "(drop -T protocol=tools)"
+                f"medsp/scripted cannot call tools: {SCRIPTED_TURNS_ONLY}"
             )
         call = recognise(input)
         text = reply(call, input)
