@@ -234,3 +234,60 @@ def test_a_person_takes_one_case_at_a_time(tmp_path: Path, monkeypatch: pytest.M
     assert log.status == "error" and log.error is not None
     assert "takes one case at a time" in log.error.message
     assert "--max-samples 1" in log.error.message
+
+
+def _typed_script(scenario: str) -> str:
+    return "".join(typed(t.clinician) for t in load_scripts()[scenario].turns)
+
+
+def test_practice_mode_shows_the_checklist_with_evidence_and_where_the_log_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    type_in(monkeypatch, _typed_script(ANAPHYLAXIS) + "\n")  # and Enter after the checklist
+    log = run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED, feedback=True), HUMAN, tmp_path)
+    result = score(only(log))
+    assert result.metadata is not None
+    shown = capsys.readouterr().out
+    end = shown[shown.index("MedSP encounter · tester · the end") :]
+    assert "The encounter is over (last stage completed" in end  # the clinician's closing
+    assert f"Your checklist: {result.answer} met" in end
+    met = [i for i in result.metadata["items"] if i["met"]]
+    missed = [i for i in result.metadata["items"] if not i["met"]]
+    assert met and missed
+    assert end.count("✓") == len(met) and end.count("✗") == len(missed)
+    # the grader's quoted evidence, as wrapped on the screen
+    flat = " ".join(end.split())
+    assert all(" ".join(i["evidence"].split())[:40] in flat for i in met)
+    assert f"inspect view {log.location}" in flat
+
+
+def test_without_practice_mode_the_person_sees_how_it_ended_and_no_checklist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    type_in(monkeypatch, _typed_script(ANAPHYLAXIS) + "\n")
+    run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED), HUMAN, tmp_path)
+    end = capsys.readouterr().out.split("· the end")[1]
+    assert "The encounter is over" in end
+    assert "✓" not in end and "checklist" not in end
+
+
+def test_a_stopped_encounter_ends_with_its_reason_and_no_checklist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    type_in(monkeypatch, "/stop\n\n")
+    run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED, feedback=True), HUMAN, tmp_path)
+    end = " ".join(capsys.readouterr().out.split("· the end")[1].split())
+    assert f"The encounter was stopped: the sample was terminated during turn 1" in end
+    assert "It is not scored." in end and "✓" not in end
+
+
+def test_practice_mode_with_a_model_clinician_shows_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED, feedback=True), SCRIPTED, tmp_path)
+    assert "· the end" not in capsys.readouterr().out
+    events = only(log).events
+    assert any(
+        e.event == "info" and "feedback=true shows the checklist to a person" in str(e.data)
+        for e in events
+    )

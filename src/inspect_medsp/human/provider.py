@@ -10,7 +10,6 @@ with one line saying what to bind instead.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 # Stopping is a termination of the sample, the same as stopping it from the viewer: Inspect
@@ -30,8 +29,9 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import input_screen
 
-from inspect_medsp.data.errors import MedSPDataError, PrerequisiteError
+from inspect_medsp.data.errors import MedSPDataError
 from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, show
+from inspect_medsp.human.names import person_name
 from inspect_medsp.human.view import (
     for_person,
     history,
@@ -41,37 +41,12 @@ from inspect_medsp.human.view import (
 )
 from inspect_medsp.tokens import estimate_tokens
 
-MODEL_NAME = "human"
 HUMAN_KEY = "medsp_human"
 """Where each reply's output metadata says a person wrote it, and who."""
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 class NotForAPerson(MedSPDataError):
     """A person was asked to play something other than the clinician's turns."""
-
-
-def person_name(model_name: str) -> str:
-    """``human`` or ``human/<name>`` as the person's label (``human`` when unnamed).
-
-    Raises:
-        PrerequisiteError: The name is not letters, digits, ``.``, ``_`` or ``-``.
-    """
-    _, _, name = model_name.partition("/")
-    if not name:
-        return MODEL_NAME
-    if not _NAME.match(name):
-        raise PrerequisiteError(
-            f"medsp/{model_name}: a person's name in medsp/human/<name> is letters, digits, "
-            "'.', '_' or '-' (up to 64), e.g. medsp/human/resident01"
-        )
-    return name
-
-
-def is_human_model(model: str) -> bool:
-    """Whether ``model`` (``provider/name``) is a person: ``medsp/human`` or
-    ``medsp/human/<name>``."""
-    return model == f"medsp/{MODEL_NAME}" or model.startswith(f"medsp/{MODEL_NAME}/")
 
 
 class HumanClinician(ModelAPI):

@@ -1,0 +1,117 @@
+"""After a person's encounter: how it ended and, in practice mode, the examiner's checklist.
+
+It runs as the task's ``cleanup``, after scoring, on the same console input screen. For a
+person (``medsp/human``) it shows what a clinician model is told when the encounter ends (or
+why it was stopped and that it is not scored), with ``feedback`` the checklist with ✓ and ✗
+and the grader's quoted evidence, and where the full transcript is; then it waits for Enter.
+For a model clinician it shows nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessageUser
+from inspect_ai.scorer import Score
+from inspect_ai.solver import TaskState
+from inspect_ai.util import input_screen
+from rich.console import Console
+from rich.markdown import Markdown
+
+from inspect_medsp.encounter.records import Trajectory
+from inspect_medsp.human.form import show
+from inspect_medsp.human.names import is_human_model, person_name
+from inspect_medsp.human.view import for_person
+from inspect_medsp.templates import render
+
+SCORER = "medsp_rubric"
+PACKAGE = "inspect_medsp.human"
+
+Cleanup = Callable[[TaskState], Awaitable[None]]
+
+
+def debrief(feedback: bool) -> Cleanup:
+    """The task's cleanup: the end of the encounter for a person, the checklist if asked.
+
+    Args:
+        feedback: Practice mode: show the checklist after grading.
+    """
+
+    async def cleanup(state: TaskState) -> None:
+        clinician = str(state.model)
+        if not is_human_model(clinician):
+            if feedback:
+                transcript().info(
+                    "feedback=true shows the checklist to a person (--model medsp/human); "
+                    f"the clinician here is {clinician}: read it in inspect view"
+                )
+            return
+        person = person_name(clinician.partition("/")[2])
+        score = (state.scores or {}).get(SCORER)
+        with input_screen() as console:
+            if console.quiet:
+                return
+            console.rule(f"MedSP encounter · {person} · the end")
+            show(console, ending(state))
+            if feedback and score is not None:
+                console.print("")
+                show_checklist(console, score)
+                console.print("")
+                show(console, render("debrief_where", package=PACKAGE, log=log_location()))
+            console.print("")
+            with contextlib.suppress(EOFError):
+                console.input("Press Enter to go on. ")
+
+    return cleanup
+
+
+def ending(state: TaskState) -> str:
+    """How the encounter ended, as the person reads it: the clinician's closing message, or
+    why it was cut short."""
+    traj = Trajectory(store=state.store)
+    if not traj.complete:
+        return render("debrief_stopped", package=PACKAGE, end_reason=traj.end_reason or traj.end)
+    last = state.messages[-1] if state.messages else None
+    if isinstance(last, ChatMessageUser):
+        return for_person(last)
+    return traj.end_reason
+
+
+def show_checklist(console: Console, score: Score) -> None:
+    """The checklist with ✓ and ✗ and the quoted evidence, or why there is none."""
+    metadata: dict[str, Any] = score.metadata or {}
+    if "unscored" in metadata:
+        show(console, str(score.explanation or metadata["unscored"]))
+        return
+    counts: dict[str, dict[str, int]] = metadata.get("counts", {})
+    overall = counts.get("overall", {"completed": 0, "total": 0})
+    percent = f"{overall['completed'] / overall['total']:.0%}" if overall["total"] else "no items"
+    by_competency = ", ".join(
+        f"{name} {c['completed']}/{c['total']}"
+        for name, c in counts.items()
+        if name != "overall" and c["total"]
+    )
+    show(
+        console,
+        render(
+            "debrief_feedback",
+            package=PACKAGE,
+            answer=score.answer or "",
+            percent=percent,
+            by_competency=by_competency,
+        ),
+    )
+    console.print("")
+    console.print(Markdown(score.explanation or ""))
+
+
+def log_location() -> str:
+    """The log file of the running sample (empty when unknown)."""
+    # Inspect has no public accessor for the running sample's log file
+    from inspect_ai.log._samples import sample_active
+
+    active = sample_active()
+    return str(active.log_location) if active is not None and active.log_location else ""
