@@ -20,6 +20,10 @@ from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.encounter.engine import SILENT_TO_PATIENT
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.report.analysis import analyse
+from inspect_medsp.report.collect import collect
+from inspect_medsp.report.render import render_markdown
+from inspect_medsp.report.tables import leaderboard
 from inspect_medsp.scripted.scripts import ClinicianTurn, load_scripts
 from inspect_medsp.tasks import medsp_task
 from tests.support.scripts import Script, environment, patient
@@ -277,7 +281,7 @@ def test_a_stopped_encounter_ends_with_its_reason_and_no_checklist(
     type_in(monkeypatch, "/stop\n\n")
     run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED, feedback=True), HUMAN, tmp_path)
     end = " ".join(capsys.readouterr().out.split("· the end")[1].split())
-    assert f"The encounter was stopped: the sample was terminated during turn 1" in end
+    assert "The encounter was stopped: the sample was terminated during turn 1" in end
     assert "It is not scored." in end and "✓" not in end
 
 
@@ -291,3 +295,30 @@ def test_practice_mode_with_a_model_clinician_shows_nothing(
         e.event == "info" and "feedback=true shows the checklist to a person" in str(e.data)
         for e in events
     )
+
+
+def test_the_report_names_a_person_as_human_with_time_per_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person and the scripted model on the same case: two groups, the person's labelled
+    ``human: <name>`` (not a model) with their median thinking time per turn."""
+    logs = tmp_path / "logs"
+    run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED), SCRIPTED, logs)
+    type_in(monkeypatch, _typed_script(ANAPHYLAXIS), pause=0.05)
+    run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED), HUMAN, logs)
+    runs, problems = collect([logs])
+    assert not problems
+    analysis = analyse(runs)
+    by_label = {g.label: g for g in analysis.groups}
+    assert set(by_label) == {"human: tester", SCRIPTED}
+    person, model = by_label["human: tester"], by_label[SCRIPTED]
+    assert person.human and not model.human
+    assert person.seconds_per_turn is not None and person.seconds_per_turn >= 0.15
+    assert model.seconds_per_turn is not None and model.seconds_per_turn < 0.15
+    assert analysis.shared_ids == [ANAPHYLAXIS]  # compared on the case both took
+
+    board = leaderboard(analysis)
+    kinds = dict(zip(board.column("group"), board.column("clinician_kind"), strict=True))
+    assert kinds == {"human: tester": "human", SCRIPTED: "model"}
+    markdown = render_markdown(analysis, charts=False)
+    assert "| human: tester |" in markdown and "Time / turn" in markdown

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageUser
@@ -21,10 +20,11 @@ from inspect_ai.util import input_screen
 from rich.console import Console
 from rich.markdown import Markdown
 
-from inspect_medsp.encounter.records import Trajectory
 from inspect_medsp.human.form import show
 from inspect_medsp.human.names import is_human_model, person_name
 from inspect_medsp.human.view import for_person
+from inspect_medsp.record.score import ScoreMetadata
+from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.templates import render
 
 SCORER = "medsp_rubric"
@@ -82,28 +82,25 @@ def ending(state: TaskState) -> str:
 
 def show_checklist(console: Console, score: Score) -> None:
     """The checklist with ✓ and ✗ and the quoted evidence, or why there is none."""
-    metadata: dict[str, Any] = score.metadata or {}
-    if "unscored" in metadata:
-        show(console, str(score.explanation or metadata["unscored"]))
+    metadata = ScoreMetadata.read(score.metadata)
+    if metadata.unscored is not None:
+        show(console, str(score.explanation or metadata.unscored))
         return
-    counts: dict[str, dict[str, int]] = metadata.get("counts", {})
-    overall = counts.get("overall", {"completed": 0, "total": 0})
-    percent = f"{overall['completed'] / overall['total']:.0%}" if overall["total"] else "no items"
+    overall = metadata.counts.get("overall")
+    percent = f"{overall.completed / overall.total:.0%}" if overall and overall.total else "-"
     by_competency = ", ".join(
-        f"{name} {c['completed']}/{c['total']}"
-        for name, c in counts.items()
-        if name != "overall" and c["total"]
+        f"{name} {c.completed}/{c.total}"
+        for name, c in metadata.counts.items()
+        if name != "overall" and c.total
     )
-    show(
-        console,
-        render(
-            "debrief_feedback",
-            package=PACKAGE,
-            answer=score.answer or "",
-            percent=percent,
-            by_competency=by_competency,
-        ),
+    summary = render(
+        "debrief_feedback",
+        package=PACKAGE,
+        answer=score.answer or "",
+        percent=percent,
+        by_competency=by_competency,
     )
+    show(console, summary)
     console.print("")
     console.print(Markdown(score.explanation or ""))
 

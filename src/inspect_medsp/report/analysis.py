@@ -3,6 +3,7 @@ run health and the warnings a reader must see before trusting a number."""
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Literal
@@ -10,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.human.names import human_label, is_human_model
 from inspect_medsp.record.score import KEYS
 from inspect_medsp.record.trajectory import ReplyHealth
 from inspect_medsp.report.comparisons import Comparison, pairwise
@@ -124,6 +126,18 @@ class GroupSummary(BaseModel):
     """Scenarios of the group's task as published (None when unknown or mixed)."""
     statuses: list[str] = Field(default_factory=list)
     """The status of each of the group's logs."""
+
+    @property
+    def human(self) -> bool:
+        """Whether a person played the clinician (``medsp/human[/<name>]``)."""
+        return is_human_model(self.clinician)
+
+    @property
+    def seconds_per_turn(self) -> float | None:
+        """Median seconds the clinician took for a turn, over every timed turn of the group
+        (None when no turn has a time)."""
+        seconds = [t for s in self.samples for t in s.turn_seconds]
+        return statistics.median(seconds) if seconds else None
 
     @property
     def scored_ids(self) -> set[str]:
@@ -244,7 +258,8 @@ def _key(run: RunLog) -> GroupKey:
 
 
 def _labels(runs: Sequence[RunLog]) -> dict[GroupKey, str]:
-    """The clinician model, plus strategy, protocol and judge where the runs differ in them."""
+    """The clinician model (``human: <name>`` for a person), plus strategy, protocol and judge
+    where the runs differ in them."""
     keys = list(dict.fromkeys(_key(r) for r in runs))
     varying = [
         (i, name)
@@ -254,7 +269,8 @@ def _labels(runs: Sequence[RunLog]) -> dict[GroupKey, str]:
     labels: dict[GroupKey, str] = {}
     for k in keys:
         extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
-        labels[k] = f"{k[0]} ({extra})" if extra else k[0]
+        who = human_label(k[0]) if is_human_model(k[0]) else k[0]
+        labels[k] = f"{who} ({extra})" if extra else who
     return labels
 
 

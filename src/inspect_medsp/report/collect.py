@@ -113,6 +113,9 @@ def sample_result(sample: MedspSample) -> SampleResult:
         end=traj.end if traj else (meta.end or None if meta else None),
         turns=traj.turn_count if traj else (meta.turns if meta else None),
         refused_turns=traj.refused_turns if traj else 0,
+        turn_seconds=[t.clinician_seconds for t in traj.turns if t.clinician_seconds is not None]
+        if traj
+        else [],
         health={r: h for r, h in traj.health.items() if r in ROLE_NAMES} if traj else {},
         tokens=_tokens(sample),
         grader=meta.grader or None if meta else None,

@@ -42,6 +42,9 @@ class SampleResult(BaseModel):
     """Total tokens by role; ``clinician`` is what the roles' usage leaves of the whole."""
     clinician_input_tokens: int | None = None
     """Input tokens the clinician model read over the encounter (cache reads included)."""
+    turn_seconds: list[float] = Field(default_factory=list)
+    """Seconds the clinician took for each recorded turn that has a time (a person's thinking
+    time for ``medsp/human``, the model calls' time for a model)."""
 
 
 class RunLog(BaseModel):

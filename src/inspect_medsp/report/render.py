@@ -22,7 +22,7 @@ from inspect_medsp.report.models import ROLES, SampleResult
 from inspect_medsp.report.paper_table import TABLE_MD, TABLE_TEX
 from inspect_medsp.report.spread import variance_rows
 from inspect_medsp.report.tables import all_tables
-from inspect_medsp.report.text import esc, pct, short, table, with_ci
+from inspect_medsp.report.text import esc, pct, seconds, short, table, with_ci
 from inspect_medsp.report.variance_render import variance_markdown
 from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
 
@@ -93,11 +93,12 @@ def _leaderboard(analysis: Analysis) -> list[str]:
         "bootstrap intervals and are each log's own `medsp_rubric` metrics unless noted. "
         "Competency columns are macro completion. Scenarios scored are of the task's "
         "published scenarios; a row that scored fewer is not comparable with the published "
-        "numbers."
+        "numbers. Time / turn is the median time the clinician took for a turn: a person's "
+        "thinking time for a human group, the time of the model's calls for a model."
     )
     out.append("")
     header = ["#", "Clinician", "Strategy", "Judge", "Scenarios scored", "Macro (95% CI)",
-              "Micro (95% CI)", *COMPETENCIES, "Health"]  # fmt: skip
+              "Micro (95% CI)", *COMPETENCIES, "Time / turn", "Health"]  # fmt: skip
     marks = leader_marks(analysis.comparisons, [g.label for g in analysis.groups])
     if marks:
         header.insert(6, "vs #1 (paired)")
@@ -114,6 +115,7 @@ def _leaderboard(analysis: Analysis) -> list[str]:
                 with_ci(m("macro"), m("macro_ci_low"), m("macro_ci_high")),
                 with_ci(m("micro"), m("micro_ci_low"), m("micro_ci_high")),
                 *[pct(m(f"{c}_macro")) for c in COMPETENCIES],
+                seconds(g.seconds_per_turn),
                 "⚠ unhealthy run" if g.flagged else "ok",
             ]
         )

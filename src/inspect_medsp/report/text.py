@@ -23,6 +23,15 @@ def pct(value: float | None, digits: int = 1) -> str:
     return "n/a" if value is None else f"{value * 100:.{digits}f}%"
 
 
+def seconds(value: float | None) -> str:
+    """A duration: ``0.4 s``, ``42 s``, ``1.5 min``; ``n/a`` when unknown."""
+    if value is None:
+        return "n/a"
+    if value < 10:
+        return f"{value:.1f} s"
+    return f"{value:.0f} s" if value < 90 else f"{value / 60:.1f} min"
+
+
 def with_ci(value: float | None, low: float | None, high: float | None) -> str:
     if value is None:
         return "n/a"
