@@ -17,6 +17,7 @@ from inspect_ai.scorer import Score
 from inspect_ai.util._store import Store
 
 from inspect_medsp import Trajectory, medsp_demo
+from inspect_medsp.data.errors import MedSPParameterError
 from inspect_medsp.encounter.engine import SILENT_TO_PATIENT
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.replies import ClinicianReply
@@ -204,10 +205,14 @@ def test_stopping_is_a_cancelled_encounter_left_unscored_with_its_reason(
 
 
 def test_a_person_plays_the_clinician_only(tmp_path: Path) -> None:
-    """Bound to another role, the person is refused with one line saying what to bind."""
+    """As the judge the person is refused at load; bound to a role, at the role's first call,
+    each with one line saying what to bind instead."""
+    with pytest.raises(MedSPParameterError, match=r"judge=.*a person plays the clinician only"):
+        medsp_demo(scenarios=ANAPHYLAXIS, judge=HUMAN)
     [log] = eval(
-        medsp_demo(scenarios=ANAPHYLAXIS, judge=HUMAN),
+        medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED),
         model=SCRIPTED,
+        model_roles={"patient": HUMAN},
         log_dir=str(tmp_path),
         display="none",
     )
@@ -290,11 +295,10 @@ def test_practice_mode_with_a_model_clinician_shows_nothing(
 ) -> None:
     log = run(medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED, feedback=True), SCRIPTED, tmp_path)
     assert "· the end" not in capsys.readouterr().out
-    events = only(log).events
-    assert any(
-        e.event == "info" and "feedback=true shows the checklist to a person" in str(e.data)
-        for e in events
-    )
+    sample = only(log)
+    notes = [str(e.data) for e in sample.events if e.event == "info"]
+    notes = [sample.attachments.get(n.removeprefix("attachment://"), n) for n in notes]
+    assert any("feedback=true shows the checklist to a person" in n for n in notes)
 
 
 def test_the_report_names_a_person_as_human_with_time_per_turn(

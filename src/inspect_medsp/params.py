@@ -28,6 +28,7 @@ from pydantic_core import PydanticCustomError
 from inspect_medsp.data.errors import MedSPParameterError
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.human.names import is_human_model
 from inspect_medsp.record.trajectory import MAX_TURNS
 from inspect_medsp.strategies import Strategy, StrategySettings
 
@@ -38,7 +39,8 @@ ACCEPTED: dict[str, str] = {
     "scenarios": "scenario ids or globs, comma-separated, e.g. 'mededportal_100*/*'",
     "max_turns": "a whole number of at least 1 (the turn limit of an encounter)",
     "protocol": "turns or tools",
-    "judge": "a model name provider/model, e.g. openai/gpt-5.5",
+    "judge": "a model name provider/model, e.g. openai/gpt-5.5 (a model: a person plays the "
+    "clinician only, with --model medsp/human)",
     "cache": "true or false",
     "strategy": "off, single, bon or medagents",
     "n": "a whole number of at least 1 (best-of-N candidates per turn)",
@@ -49,6 +51,7 @@ ACCEPTED: dict[str, str] = {
     "specialties": "a specialties file written by medsp-specialties (or omit it)",
     "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
     "audit": "true or false (also audit the simulators with the auditor role)",
+    "feedback": "true or false (practice mode: show a person the checklist after grading)",
 }
 """What each parameter accepts, as said in its error message."""
 
@@ -161,6 +164,12 @@ class TaskParameters(BaseModel):
         "environment).",
     )
 
+    feedback: bool = Field(
+        default=False,
+        description="Practice mode for a person in the clinician's chair (``--model "
+        "medsp/human``): after grading, show the checklist with its evidence in the terminal.",
+    )
+
     @field_validator("data_dir", "upstream_dir", "specialties", mode="before")
     @classmethod
     def _path_as_text(cls, value: Any) -> Any:
@@ -183,6 +192,10 @@ class TaskParameters(BaseModel):
         provider, _, name = value.partition("/")
         if not provider.strip() or not name.strip():
             raise PydanticCustomError("model_name", "not a provider/model name")
+        if is_human_model(value):
+            raise PydanticCustomError(
+                "human_judge", "a person plays the clinician only (--model medsp/human)"
+            )
         return value
 
     @field_validator("sample_temperature", "fixed_temperature")

@@ -31,6 +31,7 @@ from inspect_medsp.data.sources import (
 )
 from inspect_medsp.encounter.roles import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
+from inspect_medsp.human.debrief import debrief
 from inspect_medsp.params import (
     ACCEPTED,
     SOURCE_PARAMETERS,
@@ -216,6 +217,7 @@ def medsp_task(
         epochs=Epochs(1, epoch_mean()),
         message_limit=params.max_turns * 8 + 16 if params.protocol == "tools" else None,
         fail_on_error=FAIL_ON_ERROR,
+        cleanup=debrief(params.feedback),
         headline_metric=HeadlineMetric(scorer=SCORER, metric="macro"),
         metadata=TaskMetadata(
             schema_version=TASK_SCHEMA,

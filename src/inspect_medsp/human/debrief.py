@@ -19,6 +19,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import input_screen
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from inspect_medsp.human.form import show
 from inspect_medsp.human.names import is_human_model, person_name
@@ -60,7 +61,9 @@ def debrief(feedback: bool) -> Cleanup:
                 console.print("")
                 show_checklist(console, score)
                 console.print("")
-                show(console, render("debrief_where", package=PACKAGE, log=log_location()))
+                # one line, however long the path: the terminal wraps it and it copies whole
+                where = render("debrief_where", package=PACKAGE, log=log_location())
+                console.print(escape(where), soft_wrap=True, highlight=False)
             console.print("")
             with contextlib.suppress(EOFError):
                 console.input("Press Enter to go on. ")
