@@ -151,6 +151,7 @@ def test_the_person_sees_the_door_note_and_updates_and_nothing_private(
     assert "The nurse brings the crash cart" in shown
     assert "It hurts here, in the middle." in shown
     assert shown.count("Door note: 58-year-old") == 2  # the opening, and /history
+    assert "Your turn 1:\nSay: Hello, I am Dr Lee.\nAction: 12-lead ECG\nStage done: no" in shown
     for marker in MARKERS.values():
         assert marker not in shown
     assert trajectory(only(log)).turn_count == 3

@@ -59,6 +59,7 @@ def ask_turn(console: Console, history: Callable[[], str]) -> ClinicianReply | S
             if speak != HISTORY:
                 break
             show(console, history())
+            console.print("")
         actions: list[str] = []
         while len(actions) < MAX_ACTIONS:
             line = console.input(

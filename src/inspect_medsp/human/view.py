@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem
+from pydantic import ValidationError
 
 from inspect_medsp.encounter.texts import render
+from inspect_medsp.record.replies import ClinicianReply
 
 _JSON_LINE = re.compile(r'JSON object|\{\s*"speak"')
 """A line telling a model to reply in JSON, or showing the JSON shape."""
@@ -55,10 +57,22 @@ def history(messages: list[ChatMessage]) -> str:
     blocks: list[str] = []
     for number, message in enumerate(messages):
         if isinstance(message, ChatMessageAssistant):
-            blocks.append(f"(your turn {turn_number(messages[:number])}) {message.text}")
+            blocks.append(own_turn(turn_number(messages[:number]), message.text))
         elif not isinstance(message, ChatMessageSystem):
             blocks.append(for_person(message))
     return "\n\n".join(b for b in blocks if b)
+
+
+def own_turn(number: int, text: str) -> str:
+    """The person's own earlier answer, in the words of the form."""
+    try:
+        reply = ClinicianReply.model_validate_json(text)
+    except ValidationError:
+        return f"Your turn {number}: {text}"
+    lines = [f"Your turn {number}:", f"Say: {reply.speak or '(nothing)'}"]
+    lines += [f"Action: {action}" for action in reply.actions] or ["Action: (none)"]
+    lines.append(f"Stage done: {'yes' if reply.eos else 'no'}")
+    return "\n".join(lines)
 
 
 def _tidy(text: str) -> str:
