@@ -7,7 +7,7 @@ from typing import Any
 
 from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
-from inspect_ai.util._store import Store
+from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.audit.review import harness_counts
@@ -18,6 +18,7 @@ from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, Patie
 from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
 from inspect_medsp.scoring.unscored import unaudited_line
 from inspect_medsp.tasks import medsp_task
+from tests.support.metrics import scored as scored_as
 from tests.support.offline_tokens import inspect_cli
 from tests.support.scripts import Script, clinician, environment, executed, patient
 from tests.support.tree import MARKERS, write_marked_scenario
@@ -98,7 +99,7 @@ def test_scripted_auditor_finds_the_planted_slips_from_the_cli(tmp_path: Path) -
     assert metrics["invalidating_share"].value == 1 / 3
     assert metrics["findings"].value == 2
     assert scored.samples is not None
-    shown = next(s for s in scored.samples if s.id == ANAPHYLAXIS).scores[AUDIT]  # type: ignore[index]
+    shown = scored_as(next(s for s in scored.samples if s.id == ANAPHYLAXIS), AUDIT)
     assert shown.answer == "invalidating"
     assert "**invalidating** · turn 1, patient, `volunteered`" in str(shown.explanation)
 
@@ -110,7 +111,7 @@ def test_audit_true_adds_the_second_scorer_at_eval_time(log_dir: str) -> None:
     assert {a.verdict for a in audits(log).values()} == {"faithful"}
     # the rubric score is unchanged by the audit: the README's 12/17, 11/17 and 13/17
     assert log.samples is not None
-    assert sorted(str(s.scores["medsp_rubric"].answer) for s in log.samples) == [  # type: ignore[index]
+    assert sorted(str(scored_as(s).answer) for s in log.samples) == [
         "11/17 items",
         "12/17 items",
         "13/17 items",
@@ -196,10 +197,10 @@ def test_malformed_auditor_reply_is_retried_then_unscored(tmp_path: Path, log_di
     assert len(auditor.calls) == 3  # the first ask and two corrective re-asks
     assert log.samples is not None
     [sample] = log.samples
-    audit = sample.scores[AUDIT]  # type: ignore[index]
+    audit = scored_as(sample, AUDIT)
     assert audit.metadata is not None and audit.metadata["unscored"] == "auditor_failed"
     assert "not usable JSON after 2 retries" in str(audit.explanation)
-    assert sample.scores["medsp_rubric"].answer == "1/4 items"  # type: ignore[index]
+    assert scored_as(sample).answer == "1/4 items"
     assert log.results is not None
     audit_result = next(s for s in log.results.scores if s.name == AUDIT)
     assert audit_result.unscored_samples == 1
@@ -293,5 +294,5 @@ def test_an_encounter_without_turns_is_unscored_not_faithful(log_dir: str) -> No
     log.samples[0].store["Trajectory:turns"] = []
     rescored = score(log, medsp_simulation_audit(judge=SCRIPTED), action="append")
     assert rescored.samples is not None
-    audit = rescored.samples[0].scores[AUDIT]  # type: ignore[index]
+    audit = scored_as(rescored.samples[0], AUDIT)
     assert audit.metadata is not None and audit.metadata["unscored"] == "no_turns"

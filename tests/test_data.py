@@ -266,33 +266,34 @@ def test_hub_tree_loads_into_samples(hub_tree: tuple[Path, Path]) -> None:
 
     samples = list(task.dataset)
     assert [s.id for s in samples] == ALL_IDS
-    by_id = {s.id: s for s in samples}
+    by_id = {str(s.id): s for s in samples}
+    meta = {sid: s.metadata or {} for sid, s in by_id.items()}
     for sid, sample in by_id.items():
         case_id, scenario = sid.split("/")
-        record = SampleRecord.model_validate(sample.metadata[METADATA_KEY])
+        record = SampleRecord.model_validate(meta[sid][METADATA_KEY])
         assert record.id == sid
         assert sample.input == record.scenario.packets.examinee
-        assert sample.metadata["case_id"] == case_id
-        assert sample.metadata["scenario"] == scenario
-        assert sample.metadata["source_url"] == SOURCE_URLS[sid]
+        assert meta[sid]["case_id"] == case_id
+        assert meta[sid]["scenario"] == scenario
+        assert meta[sid]["source_url"] == SOURCE_URLS[sid]
         assert record.rubric == read_rubric(upstream / "rubrics" / f"{case_id}_{scenario}.json")
-        assert sample.metadata["rubric_items"] == record.rubric.n_items
+        assert meta[sid]["rubric_items"] == record.rubric.n_items
         packets = record.scenario.packets
         if sid != ID_A:
             for role in ROLES:
                 assert sid in getattr(packets, role), role
 
     # the rubric travels verbatim, multi-line and markdown included
-    rubric_a = SampleRecord.model_validate(by_id[ID_A].metadata[METADATA_KEY]).rubric
+    rubric_a = SampleRecord.model_validate(meta[ID_A][METADATA_KEY]).rubric
     assert rubric_a.MK == ["Names community-acquired pneumonia\nas the likely diagnosis"]
     assert rubric_a.ICS == ["Introduces self **by name** & role"]
 
     # metadata.json keys reach the sample: scenario folder, and case folder under scenario
-    assert by_id[ID_A].metadata["specialty"] == "Family Medicine"
-    assert by_id[ID_A].metadata["title"] == "Cough and fever"
-    assert by_id[ID_B].metadata["specialty"] == "Neurology"
-    assert by_id[ID_B].metadata["title"] == "Headache"
-    assert "specialty" not in by_id[ID_C].metadata
+    assert meta[ID_A]["specialty"] == "Family Medicine"
+    assert meta[ID_A]["title"] == "Cough and fever"
+    assert meta[ID_B]["specialty"] == "Neurology"
+    assert meta[ID_B]["title"] == "Headache"
+    assert "specialty" not in meta[ID_C]
 
 
 def test_examinee_packet_rules(hub_tree: tuple[Path, Path]) -> None:
@@ -716,7 +717,7 @@ def test_case_meta_file_reaches_sample_metadata(
 
     task = medsp1000(data_dir=str(data), upstream_dir=str(upstream))
 
-    by_id = {s.id: s.metadata or {} for s in task.dataset}
+    by_id = {str(s.id): s.metadata or {} for s in task.dataset}
     assert sorted(by_id) == ALL_IDS  # the malformed file's scenario still loads
     a, b, c = by_id[ID_A], by_id[ID_B], by_id[ID_C]
     assert a["scenario_title"] == "Cough and fever in a teacher"
@@ -787,11 +788,10 @@ def test_demo_task_reads_only_package_data(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(tasks_module, "resolve_scenario_root", no_download)
     monkeypatch.setattr(tasks_module, "resolve_upstream_root", no_download)
     roots: list[Path] = []
-    real_load = tasks_module.load_records
 
     def spy(scenario_root: Path, upstream_root: Path, **kwargs: Any) -> Any:
         roots.extend([scenario_root, upstream_root])
-        return real_load(scenario_root, upstream_root, **kwargs)
+        return load_records(scenario_root, upstream_root, **kwargs)
 
     monkeypatch.setattr(tasks_module, "load_records", spy)
 

@@ -22,6 +22,7 @@ from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.record.trajectory import TurnRecord
 from inspect_medsp.tasks import medsp_task
+from tests.support.metrics import scored
 from tests.support.offline_tokens import inspect_cli
 from tests.support.scripts import Script, clinician, environment, executed, patient
 from tests.support.tree import MARKERS, write_marked_scenario
@@ -53,7 +54,7 @@ def run(
 
 def trajectory(log: EvalLog, i: int = 0) -> Trajectory:
     assert log.samples is not None
-    from inspect_ai.util._store import Store
+    from inspect_ai.util import Store
 
     return Trajectory(store=Store(log.samples[i].store))
 
@@ -136,11 +137,11 @@ def test_states_move_only_on_eos_and_end_on_should_end(log_dir: str) -> None:
             progress_index=start[0],
             state_label=start[1],
             patient_status=start[2],
-            clinician=ClinicianReply.model_validate(clin.replies[i]),
-            patient=PatientReply.model_validate(pat.replies[i]),
+            clinician=ClinicianReply.model_validate(clin.listed()[i]),
+            patient=PatientReply.model_validate(pat.listed()[i]),
             environment=EnvironmentReply.model_validate(
                 {
-                    **env.replies[i],
+                    **env.listed()[i],
                     "progress_index": end[0],
                     "state_label": end[1],
                     "patient_status": end[2],
@@ -326,7 +327,7 @@ def test_tools_protocol_fills_the_same_record(tmp_path: Path, log_dir: str) -> N
     assert [a.raw for a in traj.action_log] == ["12-lead ECG", "aspirin 300 mg chewed"]
     assert traj.state_history == ["0:initial_assessment", "1:ecg_reviewed"]
     assert log.samples is not None
-    score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
+    score = scored(log.samples[0])
     assert score.value == {
         **{"overall": 0.5, "PC": 1.0, "MK": 0.0, "ICS": 0.0},
         **{"overall_completed": 2, "overall_total": 4, "PC_completed": 2, "PC_total": 2},
@@ -761,7 +762,7 @@ def test_exit_kinds_are_named() -> None:
     its end (the error and limit ends are shown by the runs above)."""
     import asyncio
 
-    from inspect_ai.util._store import Store
+    from inspect_ai.util import Store
 
     from inspect_medsp.encounter.ending import finish_on_exit
 

@@ -14,7 +14,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import get_model
 from inspect_ai.scorer import Score
-from inspect_ai.util._store import Store
+from inspect_ai.util import Store
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.data.errors import MedSPParameterError

@@ -63,6 +63,7 @@ def test_a_log_of_schema_version_1_reads_as_this_versions_log(fresh: EvalLog) ->
     # the same numbers, the same verdicts with every repeat's vote, the same grader and end
     # (the provider figures are new: an older value lacks them; here nothing stopped)
     stops = {"context_exhausted": None, "refused_turns": None}
+    assert was.score.value is not None and now.score.value is not None
     assert now.score.value.context_exhausted == 0 and now.score.value.refused_turns == 0
     assert was.score.value == now.score.value.model_copy(update=stops)
     assert was.score.metadata.items == now.score.metadata.items

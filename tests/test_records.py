@@ -17,6 +17,7 @@ from inspect_medsp.encounter.solver import TURN_SPAN
 from inspect_medsp.record.trajectory import LEGACY_VIEWS, Trajectory
 from inspect_medsp.scoring.render import render_record
 from inspect_medsp.scoring.scorer import medsp_rubric
+from tests.support.metrics import scored
 
 SCRIPTED = "medsp/scripted"
 FIXTURE = Path(__file__).parent / "fixtures" / "legacy_trajectory.json"
@@ -82,7 +83,8 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
     [sample] = log.samples
     new = Trajectory.of(sample.store)
     assert new is not None and render_record(new) == old["record"]
-    assert new.transcript == Trajectory.of(old["store"]).transcript  # type: ignore[union-attr]
+    stored = Trajectory.of(old["store"])
+    assert stored is not None and new.transcript == stored.transcript
     assert not any(f"Trajectory:{view}" in sample.store for view in LEGACY_VIEWS)
     # each turn is written once, when complete: after its span, so no turn span logs a change
     # of the record, and the whole encounter is one store change of the solver
@@ -101,7 +103,7 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
         old_log, scorers=[medsp_rubric(judge=SCRIPTED)], action="overwrite", display="none"
     )
     assert rescored.samples is not None
-    score = rescored.samples[0].scores["medsp_rubric"]  # type: ignore[index]
+    score = scored(rescored.samples[0])
     assert score.value == old["score"] | stops
 
 

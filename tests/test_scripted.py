@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
-from inspect_ai.util._store import Store
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
+from inspect_ai.util import Store
 
 from inspect_medsp import Trajectory, medsp1000, medsp_demo
 from inspect_medsp.data.models import COMPETENCIES
@@ -47,7 +47,7 @@ def offline_env(home: Path) -> dict[str, str]:
 
 def scripted_run(log_dir: str, **task_args: object) -> EvalLog:
     [log] = eval(
-        medsp_demo(judge=SCRIPTED, **task_args),  # type: ignore[arg-type]
+        medsp_demo(judge=SCRIPTED, **task_args),
         model=SCRIPTED,
         log_dir=log_dir,
         display="none",
@@ -156,7 +156,7 @@ def test_grader_is_recognised_by_the_checklist_not_the_wording() -> None:
     """Any grader prompt that carries the checklist and the record is answered, keyed by
     bracketed item number."""
     record = next(r for r in demo_records() if r.id == ANAPHYLAXIS)
-    messages = [
+    messages: list[ChatMessage] = [
         ChatMessageSystem(content="Mark the checklist. Answer in JSON."),
         ChatMessageUser(
             content="Items:\n\n"

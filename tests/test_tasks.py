@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
+from inspect_ai import Task, eval
 from inspect_ai.util import registry_info
 
 from inspect_medsp import medsp100, medsp1000, medsp_demo
@@ -30,9 +31,9 @@ DEFAULTS = {name: field.default for name, field in TaskParameters.model_fields.i
     ],
 )
 def test_each_task_takes_the_checked_parameters_with_their_defaults(
-    task: object, name: str, params: list[str]
+    task: Callable[..., Task], name: str, params: list[str]
 ) -> None:
-    signature = inspect.signature(task)  # type: ignore[arg-type]
+    signature = inspect.signature(task)
     info = registry_info(task)
 
     assert info.name.split("/")[-1] == name

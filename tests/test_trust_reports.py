@@ -105,6 +105,7 @@ def test_macro_with_and_without_invalidating_is_a_paired_difference() -> None:
     assert audit.difference == pytest.approx(2.2 / 4 - 1.2 / 3)
     assert audit.difference_ci is not None
     low, high = audit.difference_ci
+    assert audit.difference is not None
     assert low <= audit.difference <= high and low >= -0.2 and high <= 0.6
 
 

@@ -18,8 +18,10 @@ from inspect_ai.model import ChatMessage
 
 from inspect_medsp.data.models import Rubric, RubricItem
 from inspect_medsp.data.rubrics import load_rubrics
-from inspect_medsp.scoring.verdicts import ItemIndex, Tally, Verdict, core
+from inspect_medsp.record.score import Verdict
+from inspect_medsp.scoring.verdicts import ItemIndex, Tally, core
 from tests.conftest import published_upstream
+from tests.support.metrics import metrics_of
 from tests.support.scripts import Script
 from tests.test_scoring import (
     ALL_ITEMS,
@@ -34,7 +36,6 @@ from tests.test_scoring import (
     frac,
     items_of,
     meta_of,
-    metrics_of,
     rescore,
     run_demo,
     score_of,
@@ -512,12 +513,13 @@ def test_list_shaped_sections_score_through_the_scorer(numbered_run: Run) -> Non
     reply: dict[str, Any] = {"reasoning": ["Marked as a list."]}
     for item in RUBRICS[case].items():
         met = item.number in MET_A[case]
-        entry: dict[str, Any] = [
+        shapes: list[dict[str, Any]] = [
             {"item": f"[{item.number}]", "met": met},
             {"id": item.number, "verdict": met},
             {"number": item.number, "value": "yes" if met else "no"},
             {"item": item.text, "met": met, "evidence": "turn 1" if met else "none"},
-        ][item.number % 4]
+        ]
+        entry = shapes[item.number % 4]
         reply.setdefault(item.competency, []).append(entry)
     grader = Script([reply])
 

@@ -6,11 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from inspect_ai.log import EvalLog
-from inspect_ai.scorer import Metric, SampleScore, Value
+from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.scorer import Metric, SampleScore, Score, Value
 
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.scoring.metrics import macro, micro
+
+
+def scored(sample: EvalSample, scorer: str = "medsp_rubric") -> Score:
+    """The sample's score from ``scorer`` (the sample must have been scored)."""
+    assert sample.scores is not None, f"sample {sample.id} has no scores"
+    return sample.scores[scorer]
 
 
 def compute(metric: Metric, scores: list[SampleScore]) -> dict[str, float]:

@@ -32,6 +32,13 @@ class Script:
     delay: float = 0.0
     """Seconds each reply takes (an awaited sleep, so other tasks run and limits can fire)."""
 
+    def listed(self) -> list[dict[str, Any]]:
+        """The scripted replies, for a script given as a list of JSON objects."""
+        assert not callable(self.replies), "a script given as a function lists no replies"
+        listed = [r for r in self.replies if isinstance(r, dict)]
+        assert len(listed) == len(self.replies), "a script of JSON objects"
+        return listed
+
     def __call__(
         self,
         input: list[ChatMessage],
