@@ -7,6 +7,7 @@ from typing import Any
 
 from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+from inspect_ai.model import ModelOutput
 from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
@@ -296,3 +297,19 @@ def test_an_encounter_without_turns_is_unscored_not_faithful(log_dir: str) -> No
     assert rescored.samples is not None
     audit = scored_as(rescored.samples[0], AUDIT)
     assert audit.metadata is not None and audit.metadata["unscored"] == "no_turns"
+
+
+def test_a_refusing_auditor_leaves_the_encounter_unaudited_with_why(
+    tmp_path: Path, log_dir: str
+) -> None:
+    refusal = ModelOutput.from_content(
+        model="mockllm", content="I can't help with that.", stop_reason="content_filter"
+    )
+    auditor = Script([refusal])
+    log, _ = _run_marked(tmp_path, auditor, log_dir)
+    assert len(auditor.calls) == 1  # a refusal is not re-asked
+    assert log.samples is not None
+    audit = log.samples[0].scores[AUDIT]  # type: ignore[index]
+    assert audit.metadata is not None and audit.metadata["unscored"] == "auditor_failed"
+    assert "provider refused (content filter)" in str(audit.explanation)
+    assert audit.metadata["provider_message"] == "I can't help with that."

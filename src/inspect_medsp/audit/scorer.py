@@ -179,6 +179,16 @@ def medsp_simulation_audit(
             result = await ask_auditor(model, traj, record.scenario.packets, config, cache)
         except Exception as err:
             return _unscored("auditor_failed", f"{type(err).__name__}: {err}", about)
+        if result.context_exhausted or result.refused:
+            what = (
+                "the auditor model's context window was full "
+                f"(a prompt of about {result.prompt_tokens} tokens)"
+                if result.context_exhausted
+                else "the auditor model's provider refused (content filter)"
+            )
+            why = f"{what}: re-audit with another model (--model-role auditor=...)"
+            extra = {"provider_message": result.provider_message[:2000]}
+            return _unscored("auditor_failed", why, about | extra)
         if result.degraded:
             why = (
                 f"the auditor's reply was not usable JSON after {result.retries} retries: "
