@@ -5,7 +5,8 @@ the re-score (``--model-role grader=...``), else the grader the encounter record
 played (so ``inspect score`` without a role re-grades with the same model), else the task's
 judge. The scorer stores its name in the score metadata (``grader``); a reader takes it from
 there with :func:`graders_named`, and only a log none of whose samples names one falls back to
-the role bound in the log, then to the task's judge.
+the role bound in the log, then to the task's judge. :func:`self_preference` says when the
+grader may be marking its own model's (or family's) work.
 """
 
 from __future__ import annotations
@@ -41,3 +42,24 @@ def graders_named(sample_graders: Iterable[str | None], bound: str | None, judge
     if found:
         return found
     return [bound or judge]
+
+
+NOT_MODELS = frozenset({"mockllm", "none", "medsp"})
+"""Providers whose replies no language model writes (``medsp`` is the scripted demo)."""
+
+
+def self_preference(clinician: str, grader: str) -> str | None:
+    """One sentence when ``grader`` and ``clinician`` are the same model or family, else None."""
+    if not clinician or not grader or grader.split("/")[0] in NOT_MODELS:
+        return None
+    if clinician == grader:
+        kind = f"the same model ({grader})"
+    elif clinician.split("/")[0] == grader.split("/")[0] and "/" in clinician and "/" in grader:
+        kind = f"the same provider family ({grader.split('/')[0]}/: {clinician}, {grader})"
+    else:
+        return None
+    return (
+        f"Self-preference risk: the grader and the clinician are {kind}; LLM graders tend to "
+        "favour their own model's work, so grade with another family too "
+        "(inspect score LOG --model-role grader=...) and compare with medsp-report agreement."
+    )

@@ -9,8 +9,9 @@ record seam and reads as :data:`LEGACY_SCHEMA`. A log whose task metadata has no
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
+from inspect_ai.model import GenerateConfig
 from pydantic import AliasGenerator, BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.dataset import LoadReport
@@ -86,3 +87,35 @@ class TaskMetadata(BaseModel):
     def stored(self) -> dict[str, Any]:
         """The metadata as the log stores it, under its stored names."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+Strategy = Literal["off", "single", "bon", "medagents"]
+
+
+class StrategySettings(BaseModel):
+    """How the clinician spends compute per turn (recorded in the log's task metadata)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    strategy: Strategy = "off"
+    n: int = Field(default=5, ge=1)
+    experts: int = Field(default=5, ge=1)
+    consensus_rounds: int = Field(default=1, ge=0)
+    sample_temperature: float = Field(default=0.8, ge=0)
+    fixed_temperature: float = Field(default=0.0, ge=0)
+
+    def clinician_config(self) -> GenerateConfig:
+        """Task-level generation settings for the model under test."""
+        if self.strategy == "single":
+            return GenerateConfig(temperature=self.fixed_temperature)
+        return GenerateConfig()
+
+    def role_config(self) -> GenerateConfig:
+        """Generation settings for the patient and environment."""
+        if self.strategy == "off":
+            return GenerateConfig()
+        return GenerateConfig(temperature=self.fixed_temperature)
+
+    def grader_config(self) -> GenerateConfig:
+        """Generation settings for the evaluator."""
+        return self.role_config()

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
+from inspect_medsp.record.grader import self_preference
 from inspect_medsp.record.score import KEYS
 from inspect_medsp.report.kappa import agreement
 from inspect_medsp.report.raters import (
@@ -33,7 +34,6 @@ from inspect_medsp.report.raters import (
 )
 from inspect_medsp.report.validation import RATERS, read_sheets
 from inspect_medsp.scoring.metrics import cluster_bootstrap
-from inspect_medsp.scoring.selfpref import self_preference
 
 TOP_ITEMS = 15
 class AgreementRow(BaseModel):

@@ -10,10 +10,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.human.names import human_label, is_human_model
+from inspect_medsp.record.grader import self_preference
 from inspect_medsp.record.score import KEYS
 from inspect_medsp.record.trajectory import ReplyHealth
+from inspect_medsp.record.vocabulary import COMPETENCIES, normalise
 from inspect_medsp.report.comparisons import Comparison, pairwise
 from inspect_medsp.report.models import ROLES, Problem, RunLog, SampleResult
 from inspect_medsp.report.rows import scenario_rows
@@ -33,8 +34,6 @@ from inspect_medsp.scoring.metrics import (
     case_of,
     completion_summary,
 )
-from inspect_medsp.scoring.selfpref import self_preference
-from inspect_medsp.scoring.verdicts import normalise
 
 SCRIPTED_CLINICIAN = "medsp/scripted"
 """The package's scripted demo provider: a replay of hand-written turns, not a model."""

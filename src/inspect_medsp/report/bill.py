@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.estimate.model import Assumptions, RoleEstimate, estimate_records
 from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample, read_log
+from inspect_medsp.record.task import StrategySettings
 from inspect_medsp.report.models import RunLog
-from inspect_medsp.strategies.settings import StrategySettings
 
 ROW_ORDER = ("clinician", "patient", "environment", "grader")
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from inspect_ai.util import Store
 from pydantic import BaseModel
 
+from inspect_medsp.record.render import render_record
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.report.raters import AgreementError, Encounter, GradedLog, Key
-from inspect_medsp.scoring.render import render_record
 
 SEED = 30
 RATERS = ("rater_1", "rater_2")

@@ -4,7 +4,9 @@ LLM judges are known to favour answers from themselves and from models of their 
 The check is on model names: the same model, or the same provider family (the part before the
 first ``/``, e.g. ``openai/``). It is printed at the end of a MedSP run and in the reports.
 Inspect's ``mockllm`` provider and this package's ``medsp/scripted`` demo are no model family
-(their replies are written by hand), so they are never flagged.
+(their replies are written by hand), so they are never flagged. The rule itself,
+:func:`self_preference`, is a fact about which model graded and lives in ``record/grader.py``;
+this module warns with it when a run ends.
 """
 
 from __future__ import annotations
@@ -14,29 +16,12 @@ import logging
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
+from inspect_medsp.record.grader import NOT_MODELS, self_preference
 from inspect_medsp.record.read import NotMedSP, run_of
 
+__all__ = ["NOT_MODELS", "SelfPreferenceWarning", "self_preference", "self_preference_lines"]
+
 logger = logging.getLogger(__name__)
-
-NOT_MODELS = frozenset({"mockllm", "none", "medsp"})
-"""Providers whose replies no language model writes (``medsp`` is the scripted demo)."""
-
-
-def self_preference(clinician: str, grader: str) -> str | None:
-    """One sentence when ``grader`` and ``clinician`` are the same model or family, else None."""
-    if not clinician or not grader or grader.split("/")[0] in NOT_MODELS:
-        return None
-    if clinician == grader:
-        kind = f"the same model ({grader})"
-    elif clinician.split("/")[0] == grader.split("/")[0] and "/" in clinician and "/" in grader:
-        kind = f"the same provider family ({grader.split('/')[0]}/: {clinician}, {grader})"
-    else:
-        return None
-    return (
-        f"Self-preference risk: the grader and the clinician are {kind}; LLM graders tend to "
-        "favour their own model's work, so grade with another family too "
-        "(inspect score LOG --model-role grader=...) and compare with medsp-report agreement."
-    )
 
 
 def self_preference_lines(log: EvalLog) -> list[str]:

@@ -34,6 +34,9 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES, Competency, RubricItem
 from inspect_medsp.record.score import Conflict, MatchedBy, Reading, Verdict
+from inspect_medsp.record.vocabulary import MARKDOWN as _MARKDOWN
+from inspect_medsp.record.vocabulary import PUNCT as _PUNCT
+from inspect_medsp.record.vocabulary import normalise as normalise
 
 _REFERENCE = re.compile(
     r"^[\s*_`]*(?:(\[)\s*(\d+)\s*\]|#\s*(\d+)|item\s*#?\s*(\d+))(?!\d)"
@@ -46,8 +49,6 @@ _LABEL = re.compile(r"^[\s*_`]*(?:#\s*|item\s*#?\s*)?(\d+)(?!\d)", re.I)
 """A number an item's own text starts with (``7.``, ``#7``, ``Item 7:``): a label of its own."""
 _NUMBERING = re.compile(r"^\s*(?:\(?(?:\d+(?:\.\d+)*|[a-z])[.)]|\((?:\d+|[a-z])\))(?=\s)")
 """A leading list numbering: ``1.``, ``2)``, ``1.1.``, ``a)``, ``B.``, ``(c)``."""
-_MARKDOWN = re.compile(r"[*_`#>~]+")
-_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _TRUE = {"true", "yes", "met", "done", "completed", "y", "1", "pass"}
 _FALSE = {"false", "no", "not met", "missed", "n", "0", "fail"}
 _ITEM_FIELDS = ("item", "text", "key")
@@ -64,14 +65,6 @@ class Matching(BaseModel):
 
     readings: list[Reading] = Field(default_factory=list)
     ignored_keys: list[str] = Field(default_factory=list)
-
-
-def normalise(text: str) -> str:
-    """Case, markdown, punctuation and whitespace folded away."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = _MARKDOWN.sub(" ", text)
-    text = _PUNCT.sub(" ", text)
-    return " ".join(text.split())
 
 
 def fold(text: str) -> str:

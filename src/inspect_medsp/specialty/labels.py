@@ -1,27 +1,13 @@
-"""The paper's specialty labels and a tolerant reading of a label a model wrote."""
+"""A tolerant reading of a specialty label a model wrote (the paper's labels themselves are the
+log's vocabulary, in ``record/vocabulary.py``)."""
 
 from __future__ import annotations
 
 import re
 
-SPECIALTIES: tuple[str, ...] = (
-    "Pediatrics",
-    "Emergency medicine",
-    "Primary care",
-    "Internal medicine",
-    "Obstetrics and gynecology",
-    "Surgery",
-    "Critical care",
-    "Geriatrics",
-    "Anesthesiology",
-    "Psychiatry",
-    "Infectious disease",
-    "Hematology and oncology",
-    "Dermatology",
-    "ENT and ophthalmology",
-    "Other",
-)
-"""The specialty labels of the MedSP1000 paper, in its order."""
+from inspect_medsp.record.vocabulary import SPECIALTIES
+
+__all__ = ["SPECIALTIES", "canonical"]
 
 _ALIASES: dict[str, str] = {
     "paediatrics": "Pediatrics",
