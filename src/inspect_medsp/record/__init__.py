@@ -4,7 +4,10 @@ hooks).
 
 - ``trajectory``, ``replies``, ``strategy_log``: the recorded encounter in the sample store.
 - ``score``: the score value and metadata; ``task``: the task metadata.
-- ``grader``: which model grades, decided once.
+- ``grader``: which model grades, decided once, and when it may be grading its own kind.
+- ``render``: the Trajectory as the grader reads it.
+- ``vocabulary``: competencies, case metadata fields, specialty labels, item-text folding.
+- ``errors``: the error types a reader raises.
 - ``read``: :func:`read_log`, typed runs and samples of any log this package wrote.
 
 Every stored name lives here; ``docs/log-schema.md`` lists them.
