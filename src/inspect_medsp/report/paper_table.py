@@ -4,7 +4,7 @@ one row per group: macro completion per competency, overall macro and micro, eac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from inspect_medsp.record.vocabulary import COMPETENCIES
 from inspect_medsp.report.analysis import GroupSummary
@@ -54,6 +54,29 @@ def _cell(group: GroupSummary, metric: str) -> tuple[str, str] | None:
     return f"{value * 100:.1f}", interval
 
 
+def _cells(
+    group: GroupSummary,
+    best: dict[str, float | None],
+    *,
+    missing: str,
+    bold: Callable[[str], str],
+    join: Callable[[str, str], str],
+) -> list[str]:
+    """One group's number cells in ``COLUMNS`` order: ``missing`` where it has no value, the
+    column's best value made ``bold``, each value and its interval put together by ``join``."""
+    cells = []
+    for _, metric in COLUMNS:
+        found = _cell(group, metric)
+        if found is None:
+            cells.append(missing)
+            continue
+        value, interval = found
+        if group.metric(metric) == best[metric]:
+            value = bold(value)
+        cells.append(join(value, interval))
+    return cells
+
+
 def table_markdown(groups: Sequence[GroupSummary]) -> str:
     """The table as Markdown (GitHub tables)."""
     best = {m: _best(groups, m) for _, m in COLUMNS}
@@ -69,16 +92,13 @@ def table_markdown(groups: Sequence[GroupSummary]) -> str:
         "|---|" + "|".join("---:" for _ in header[1:]) + "|",
     ]
     for g in groups:
-        cells = []
-        for _, metric in COLUMNS:
-            found = _cell(g, metric)
-            if found is None:
-                cells.append("n/a")
-                continue
-            value, interval = found
-            if g.metric(metric) == best[metric]:
-                value = f"**{value}**"
-            cells.append(f"{value} {interval}".strip())
+        cells = _cells(
+            g,
+            best,
+            missing="n/a",
+            bold=lambda value: f"**{value}**",
+            join=lambda value, interval: f"{value} {interval}".strip(),
+        )
         name = g.label.replace("|", "\\|")
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {len(g.scored_ids)} |")
     return "\n".join(lines) + "\n"
@@ -100,18 +120,15 @@ def table_latex(groups: Sequence[GroupSummary]) -> str:
         "\\midrule",
     ]
     for g in groups:
-        cells = []
-        for _, metric in COLUMNS:
-            found = _cell(g, metric)
-            if found is None:
-                cells.append("--")
-                continue
-            value, interval = found
-            if g.metric(metric) == best[metric]:
-                value = f"\\textbf{{{value}}}"
-            cells.append(
+        cells = _cells(
+            g,
+            best,
+            missing="--",
+            bold=lambda value: f"\\textbf{{{value}}}",
+            join=lambda value, interval: (
                 f"\\shortstack{{{value}\\\\{{\\scriptsize {interval}}}}}" if interval else value
-            )
+            ),
+        )
         lines.append(" & ".join([tex(g.label), *cells, str(len(g.scored_ids))]) + " \\\\")
     lines += [
         "\\bottomrule",
