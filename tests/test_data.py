@@ -30,6 +30,7 @@ from inspect_medsp.data.scenarios import (
     discover_scenario_ids,
     load_scenario,
     mededportal_doi,
+    preview,
     read_case_meta,
     read_packet,
     strip_deleted,
@@ -272,7 +273,7 @@ def test_hub_tree_loads_into_samples(hub_tree: tuple[Path, Path]) -> None:
         case_id, scenario = sid.split("/")
         record = SampleRecord.model_validate(meta[sid][METADATA_KEY])
         assert record.id == sid
-        assert sample.input == record.scenario.packets.examinee
+        assert sample.input == preview(record.scenario.packets.examinee)
         assert meta[sid]["case_id"] == case_id
         assert meta[sid]["scenario"] == scenario
         assert meta[sid]["source_url"] == SOURCE_URLS[sid]
@@ -302,8 +303,8 @@ def test_examinee_packet_rules(hub_tree: tuple[Path, Path]) -> None:
     task = medsp1000(data_dir=str(data), upstream_dir=str(upstream), scenarios=ID_A)
 
     (sample,) = list(task.dataset)
-    packet = sample.input
-    assert isinstance(packet, str)
+    record = SampleRecord.model_validate((sample.metadata or {})[METADATA_KEY])
+    packet = record.scenario.packets.examinee
     # sorted by path, each file under a heading with its name
     assert _headings(packet) == ["01_door_note.md", "02_task.md", "notes.txt"]
     door = packet.index("34-year-old teacher")
@@ -317,10 +318,10 @@ def test_examinee_packet_rules(hub_tree: tuple[Path, Path]) -> None:
     assert ".draft" not in packet
 
 
-def test_examinee_input_opens_with_a_plain_sentence_naming_its_files(
+def test_examinee_packet_opens_with_a_plain_sentence_naming_its_files(
     hub_tree: tuple[Path, Path],
 ) -> None:
-    """Inspect's viewer previews the input's first lines; they read as text, not file names."""
+    """The clinician's packet says in words what it holds before the files follow."""
     data, upstream = hub_tree
     (data / ID_A / "examinee" / "02_task.md").write_text(
         "## Your **task**\n\nTake a focused history, then explain your plan.", encoding="utf-8"
@@ -329,18 +330,37 @@ def test_examinee_input_opens_with_a_plain_sentence_naming_its_files(
     task = medsp1000(data_dir=str(data), upstream_dir=str(upstream), scenarios=ID_A)
 
     (sample,) = list(task.dataset)
-    assert isinstance(sample.input, str)
-    lead, _, rest = sample.input.partition("\n\n")
+    packet = SampleRecord.model_validate((sample.metadata or {})[METADATA_KEY]).scenario.packets
+    lead, _, rest = packet.examinee.partition("\n\n")
     # a file's first heading is its title; without one, its name in words
     assert lead == (
         "The clinician's materials for this case, in 3 files: door note; Your task; notes."
     )
     assert rest == read_packet(data / ID_A / "examinee")
+
+
+def test_the_sample_input_reads_as_sentences_where_the_samples_list_previews_it() -> None:
+    """Inspect's samples list shows an input's first 250 characters with its blocks run
+    together: the input is the door note as plain text, every word of the packet kept."""
     for demo in medsp_demo().dataset:
+        record = SampleRecord.model_validate((demo.metadata or {})[METADATA_KEY])
+        packet = record.scenario.packets.examinee
         assert isinstance(demo.input, str)
-        first = demo.input.split("\n\n")[0]
-        assert not re.search(r"[#*_`\[\]<>|]", first), first
-        assert first.endswith("Door note; Your task.")
+        assert demo.input.startswith("Door note. Setting: ")
+        assert "\n" not in demo.input
+        assert not re.search(r"[#*_`<>|]|\.md\b|clinician's materials", demo.input), demo.input
+        # every word of the files survives, in order: only the lead, the file names and a
+        # table's header row ("| measure | value |" in one demo case) are left out
+        files = [
+            line
+            for line in packet.partition("\n\n")[2].splitlines()
+            if not line.startswith("## 0") and line != "| measure | value |"
+        ]
+        kept = iter(re.findall(r"[A-Za-z0-9]+", demo.input))
+        assert all(w in kept for w in re.findall(r"[A-Za-z0-9]+", "\n".join(files)))
+
+    table = "## 01_vitals.md\n\n# Vitals\n\n| measure | value |\n|---|---|\n| HR | 148 /min |"
+    assert preview(f"Lead.\n\n{table}") == "Vitals. HR 148 /min;"
 
 
 def test_strike_through_is_removed_from_packets(hub_tree: tuple[Path, Path]) -> None:

@@ -21,6 +21,7 @@ from inspect_medsp.data.scenarios import (
     PacketError,
     discover_scenario_ids,
     load_scenario,
+    preview,
     read_case_meta,
 )
 from inspect_medsp.errors import MedSPDataError
@@ -344,7 +345,8 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
             stored.pop(revision, None)
     return Sample(
         id=scenario.id,
-        input=scenario.packets.examinee,
+        # the list's preview of the clinician's packet; the clinician is sent the packet
+        input=preview(scenario.packets.examinee),
         # Inspect's samples list shows the target beside the input: the scenario's title
         # goes there (no scorer reads it; the clinician never sees it)
         target=title,

@@ -149,6 +149,48 @@ def examinee_text(sections: list[tuple[str, str]]) -> str:
     return f"{lead}\n\n{join_packet(sections)}"
 
 
+_FILE_HEADING = re.compile(
+    rf"^## \S.*({'|'.join(re.escape(x) for x in sorted(TEXT_SUFFIXES))})$", re.IGNORECASE
+)
+"""The heading :func:`join_packet` puts above each file: its name, not its content."""
+_HEADING = re.compile(r"^#+\s+")
+_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*$")
+"""A table's rule under its header (``|---|---|``), or a horizontal rule (``---``)."""
+
+
+def preview(packet: str) -> str:
+    """The clinician's packet as one paragraph of plain text, for the sample's input.
+
+    Inspect's samples list shows the first few lines of an input with its blocks run
+    together; without the lead, the file names, the markdown marks and the line breaks, the
+    door note reads as sentences there. A table's rows become ``cell cell;`` (its header row,
+    which only names the columns, is left out). The clinician is sent the packet itself.
+    """
+    lines = packet.splitlines()
+    # the lead (:func:`examinee_text`) comes before the first file's heading
+    first = next((i for i, line in enumerate(lines) if _FILE_HEADING.match(line)), 0)
+    lines = lines[first:]
+    parts: list[str] = []
+    for i, line in enumerate(lines):
+        line = line.strip()
+        if not line or _FILE_HEADING.match(line) or _RULE.match(line):
+            continue
+        if line.startswith("|"):
+            # a table row as its cells; the header row (above the rule) names columns only
+            if i + 1 < len(lines) and _RULE.match(lines[i + 1].strip()):
+                continue
+            line = " ".join(c.strip() for c in line.strip("|").split("|") if c.strip()) + ";"
+        heading = bool(_HEADING.match(line))
+        line = _EMPHASIS.sub("", _BULLET.sub("• ", _HEADING.sub("", line))).strip()
+        if heading and line and line[-1] not in ".:;?!":
+            line += "."
+        if line:
+            parts.append(line)
+    return " ".join(parts)
+
+
 def read_metadata(scenario_dir: Path) -> dict[str, str]:
     """Collect string metadata from ``metadata.json`` in the case folder, then the scenario folder.
 

@@ -134,8 +134,8 @@ class Encounter:
     """One scenario's patient and environment sessions and its Trajectory.
 
     Args:
-        record: The sample's scenario and rubric (only the sp_actor and environment packets
-            are used here).
+        record: The sample's scenario and rubric (the sp_actor and environment packets are
+            used here; the examinee packet is kept as :attr:`examinee` for the clinician).
         trajectory: The store-backed record to write.
         patient: Plays the patient side.
         environment: Plays the environment controller.
@@ -150,6 +150,8 @@ class Encounter:
     ) -> None:
         packets = record.scenario.packets
         self.trajectory = trajectory
+        self.examinee = packets.examinee
+        """The clinician's own materials, which open the clinician's conversation."""
         self._script = packets.sp_actor
         self._patient = patient
         self._environment = environment

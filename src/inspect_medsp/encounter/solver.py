@@ -160,7 +160,7 @@ def medsp_encounter(
             ChatMessageUser(
                 content=render(
                     "clinician_opening",
-                    materials=state.input_text,
+                    materials=encounter.examinee,
                     state_label=traj.state_label,
                     patient_status=traj.patient_status,
                 )

@@ -121,7 +121,7 @@ async def run_tools_encounter(
     clinician = (factory or default_agent)(instructions, tools)
     opening = render(
         "tools_opening",
-        materials=state.input_text,
+        materials=encounter.examinee,
         state_label=traj.state_label,
         patient_status=traj.patient_status,
     )
