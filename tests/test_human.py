@@ -25,9 +25,10 @@ from inspect_medsp.comparisons.differences_chart import differences_figure
 from inspect_medsp.encounter.engine import SILENT_TO_PATIENT
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.full_report import render_markdown
-from inspect_medsp.human.evidence import Line, told
+from inspect_medsp.human.evidence import told
 from inspect_medsp.human.form import read_line
 from inspect_medsp.params import TaskParameters
+from inspect_medsp.record.evidence import Line
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.report.collect import collect
 from inspect_medsp.report.findings import analyse

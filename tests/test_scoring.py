@@ -450,6 +450,36 @@ def test_judge_key_matching_no_item_is_ignored_and_listed(run: Run) -> None:
     assert metadata["counts"]["overall"] == {"completed": 1, "total": 17}
 
 
+def test_checklist_evidence_cites_its_turn_and_is_cut_at_a_word(run: Run) -> None:
+    """A model grader quotes the record without saying where; the Scoring tab's checklist
+    shows the turn and whose line it is, and cuts a long quote at a word with "…"."""
+    note = "The clinician " + "kept checking the airway and the skin " * 10 + "throughout."
+    reply = verdicts("demo_anaphylaxis", {1, 3, 8, 13})
+    items = RUBRICS["demo_anaphylaxis"].items()
+    quotes = {1: "Hello, I am Dr Ada Quinn.", 3: "give oxygen", 8: "Patient line 2", 13: note}
+    for item in items:
+        if item.number in quotes:
+            reply[item.competency][item.text]["evidence"] = quotes[item.number]
+    log = rescore(run.log, Script([reply]), only=ANAPHYLAXIS)
+
+    assert log.samples is not None
+    checklist = score_of(log.samples[0]).explanation or ""
+    lines = {int(m[1]): m[0] for m in re.finditer(r"^- \S+ \[(\d+)\].*$", checklist, re.M)}
+    assert lines[1].endswith("— _T1 says: Hello, I am Dr Ada Quinn._")
+    assert lines[3].endswith("— _T2 action: give oxygen_")
+    assert lines[8].endswith("— _T2 patient side: Patient line 2_")
+    # the grader's own note is no line of the encounter: no turn, cut at a word, with "…"
+    cut = re.search(r"— _(.*)_$", lines[13])
+    assert cut is not None and cut[1].endswith("…") and len(cut[1]) <= 200
+    kept = cut[1].removesuffix("…")
+    assert note.startswith(kept) and note[len(kept)] == " "
+    # an unmet item keeps the grader's "none"; what is stored is the grader's own words
+    unmet = next(i.number for i in items if i.number not in quotes)
+    assert lines[unmet].endswith("— _none_")
+    stored = {i["number"]: i["evidence"] for i in meta_of(log.samples[0])["items"]}
+    assert stored[3] == "give oxygen" and stored[13] == note
+
+
 def test_judge_replying_garbage_leaves_that_sample_unscored_and_counted(tmp_path: Path) -> None:
     def grader_reply(messages: list[ChatMessage]) -> str | dict[str, Any]:
         case = case_of(messages)

@@ -23,10 +23,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from inspect_medsp._inspect import sample_active
-from inspect_medsp.human.evidence import encounter_lines, told
+from inspect_medsp.human.evidence import told
 from inspect_medsp.human.form import ctrl_c_at_the_prompt, read_line, show
 from inspect_medsp.human.names import is_human_model, person_name
 from inspect_medsp.human.view import for_person
+from inspect_medsp.record.evidence import encounter_lines
 from inspect_medsp.record.score import ScoreMetadata
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.templates import render

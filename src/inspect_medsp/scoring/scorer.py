@@ -19,6 +19,7 @@ from inspect_medsp.calls.generate import DEFAULT_JUDGE, Contract, generate_json
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
 from inspect_medsp.preflight.params import GRADER_ACCEPTED, Count, GraderParameters, Temperature
+from inspect_medsp.record.evidence import cited, encounter_lines
 from inspect_medsp.record.grader import GRADER_ROLE, grader_model
 from inspect_medsp.record.render import render_checklist, render_record
 from inspect_medsp.record.rescore import check_scorer
@@ -186,8 +187,10 @@ def summarise(verdicts: list[Verdict]) -> dict[str, Counts]:
     return counts
 
 
-def checklist_text(verdicts: list[Verdict], items: list[RubricItem]) -> str:
-    """The checklist as ticks and crosses, readable in ``inspect view``."""
+def checklist_text(verdicts: list[Verdict], items: list[RubricItem], traj: Trajectory) -> str:
+    """The checklist as ticks and crosses, readable in ``inspect view``; each item's evidence
+    cites the turn and whose line it quotes (``T3 action: ...``) and is cut at a word."""
+    encounter = encounter_lines(traj)
     lines: list[str] = []
     by_number = {v.number: v for v in verdicts}
     current = ""
@@ -198,7 +201,8 @@ def checklist_text(verdicts: list[Verdict], items: list[RubricItem]) -> str:
         v = by_number[item.number]
         mark = "✓" if v.met else ("✗" if v.judged else "? (unjudged)")
         mark = "⚠ (conflict, counted ✗)" if v.conflict else mark
-        evidence = f" — _{v.evidence}_" if v.evidence else ""
+        quote = cited(v.evidence, encounter)
+        evidence = f" — _{quote}_" if quote else ""
         lines.append(f"- {mark} [{item.number}] {item.text}{evidence}")
     return "\n".join(lines).strip()
 
@@ -295,6 +299,7 @@ def medsp_rubric(
             return unscored("grader_failed", why, about.adding(**meter.stored()))
         verdicts = graded.verdicts
         counts = summarise(verdicts)
+        checklist = checklist_text(verdicts, record.rubric.items(), traj)
         metadata = ScoreMetadata(
             schema_version=SCORE_SCHEMA,
             items=graded.items,
@@ -315,7 +320,7 @@ def medsp_rubric(
             .model_copy(update=provider_figures(traj))
             .stored(),
             answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
-            explanation=f"{ending(traj)}\n\n{checklist_text(verdicts, record.rubric.items())}",
+            explanation=f"{ending(traj)}\n\n{checklist}",
             metadata=metadata.stored(),
         )
 

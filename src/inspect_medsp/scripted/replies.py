@@ -9,22 +9,13 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
 from inspect_medsp.data.models import RubricItem
+from inspect_medsp.record.evidence import clip
 from inspect_medsp.scripted.recognise import Call, NoScriptError, fold, user_text
 from inspect_medsp.scripted.scripts import ScenarioScript, load_scripts
 
 _ITEM_NUMBER = re.compile(r"^\s*\[(\d+)\]", re.MULTILINE)
-EVIDENCE_CHARS = 200
 _TURN_MARK = re.compile(r"^-- turn (\d+) --$")
 _LABELS = {"Clinician says": "says", "Clinician action": "action"}
-
-
-def clip(text: str, limit: int = EVIDENCE_CHARS) -> str:
-    """``text`` cut to at most ``limit`` characters at a word boundary, ending in "…"."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    cut = cut[: cut.rfind(" ")] if " " in cut else cut
-    return cut.rstrip(" ,;:.") + "…"
 
 
 def cited(line: str, turn: int | None) -> str:
