@@ -12,7 +12,7 @@ The server reports each request's cached part to Inspect as OpenAI does
 (``prompt_tokens_details.cached_tokens``, at 4 characters a token), so the log records cache
 reads as a real run would and ``medsp-report`` shows them beside the estimate.
 
-    python -m bench.cache_bench [--no-audit] [--json FILE] [--compare BEFORE.json]
+    python -m bench.cache_bench [--no-audit] [--parts] [--json FILE] [--compare BEFORE.json]
 """
 
 from __future__ import annotations
@@ -77,16 +77,39 @@ class RoleBill:
         return self.prompt - self.uncached
 
 
+PARTS = ("instructions", "packet", "turns", "replies", "record")
+"""What a request's characters are: the role's fixed instructions (its system message), the
+scenario's packet (the first user message of an encounter role), the harness's per-turn
+messages, the role's own earlier replies, and what a grader or the auditor reads after its
+instructions (checklist, packets, record)."""
+
+
+def part_of(model: str, index: int, message: dict[str, Any]) -> str:
+    """Which of :data:`PARTS` the ``index``-th message of a request to ``model`` is."""
+    role = message.get("role")
+    if role in ("system", "developer"):
+        return "instructions"
+    if model.rsplit("/", 1)[-1] in ("grader", "auditor"):
+        return "record"
+    if role == "assistant":
+        return "replies"
+    return "packet" if index == 1 else "turns"
+
+
 @dataclass
 class Ledger:
     """Every request the server answered, billed as it arrived."""
 
     seen: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     bills: dict[str, RoleBill] = field(default_factory=lambda: defaultdict(RoleBill))
+    parts: dict[str, dict[str, RoleBill]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(RoleBill))
+    )
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def bill(self, model: str, prompt: str, output: str) -> int:
+    def bill(self, model: str, messages: Sequence[dict[str, Any]], output: str) -> int:
         """Bill one request; the characters its cached prefix covers."""
+        prompt = flatten(messages)
         with self.lock:
             earlier = self.seen[model]
             shared = max((common_prefix(prompt, e) for e in earlier), default=0)
@@ -97,6 +120,13 @@ class Ledger:
             b.prompt += len(prompt)
             b.uncached += len(prompt) - cached
             b.output += len(output)
+            start = 0
+            for i, m in enumerate(messages):
+                end = start + len(flatten([m]))
+                part = self.parts[model][part_of(model, i, m)]
+                part.prompt += end - start
+                part.uncached += end - max(start, min(end, cached))
+                start = end
             return cached
 
 
@@ -130,7 +160,7 @@ def scripted_server(ledger: Ledger) -> Iterator[str]:
             text = reply(recognise(to_messages(messages)), to_messages(messages))
             model = str(body.get("model"))
             prompt = flatten(messages)
-            cached = ledger.bill(model, prompt, text)
+            cached = ledger.bill(model, messages, text)
             answer = {
                 "id": "chatcmpl-bench",
                 "object": "chat.completion",
@@ -173,6 +203,13 @@ def scripted_server(ledger: Ledger) -> Iterator[str]:
 def measure(epochs: int = 1, audit: bool = True, log_dir: str | None = None) -> dict[str, RoleBill]:
     """Play the demo through the local server; the bill of each role (``log_dir``: keep the
     run's log there)."""
+    return measure_parts(epochs, audit, log_dir)[0]
+
+
+def measure_parts(
+    epochs: int = 1, audit: bool = True, log_dir: str | None = None
+) -> tuple[dict[str, RoleBill], dict[str, dict[str, RoleBill]]]:
+    """:func:`measure`, with each role's characters split by :data:`PARTS`."""
     import tempfile
 
     ledger = Ledger()
@@ -192,7 +229,27 @@ def measure(epochs: int = 1, audit: bool = True, log_dir: str | None = None) -> 
         )
         if logs[0].status != "success":
             raise SystemExit(f"the bench run failed: {logs[0].error}")
-    return {m.rsplit("/", 1)[-1]: b for m, b in ledger.bills.items()}
+    bills = {m.rsplit("/", 1)[-1]: b for m, b in ledger.bills.items()}
+    parts = {m.rsplit("/", 1)[-1]: dict(p) for m, p in ledger.parts.items()}
+    return bills, parts
+
+
+def breakdown(parts: dict[str, dict[str, RoleBill]]) -> str:
+    """Where each role's prompt and uncached characters come from."""
+    lines = [
+        "| role | part | prompt chars | uncached chars |",
+        "|---|---|---:|---:|",
+    ]
+    for role in ROLES:
+        for part in PARTS:
+            b = parts.get(role, {}).get(part)
+            if b is not None and b.prompt:
+                lines.append(f"| {role} | {part} | {b.prompt:,} | {b.uncached:,} |")
+    for part in PARTS:
+        total = _sum({r: p[part] for r, p in parts.items() if part in p}, ROLES)
+        if total.prompt:
+            lines.append(f"| all | {part} | {total.prompt:,} | {total.uncached:,} |")
+    return "\n".join(lines)
 
 
 def table(bills: dict[str, RoleBill]) -> str:
@@ -276,9 +333,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--compare", metavar="BEFORE", help="a --json file of an earlier version: print both"
     )
+    parser.add_argument(
+        "--parts", action="store_true", help="also split each role's characters by part"
+    )
     args = parser.parse_args(argv)
-    bills = measure(epochs=args.epochs, audit=not args.no_audit)
+    bills, parts = measure_parts(epochs=args.epochs, audit=not args.no_audit)
     print(table(bills))
+    if args.parts:
+        print()
+        print(breakdown(parts))
     if args.compare:
         print()
         print(comparison(load(args.compare), bills))

@@ -177,9 +177,14 @@ def test_estimate_splits_cached_and_uncached_input_as_the_cache_bench_measures()
     """The demo played through Inspect's openai-api provider against a local server that bills
     a repeated prefix of 1,024+ characters as cached: per role, the estimate's cached and
     uncached prompt characters are within 15% of what the server counted."""
-    from bench.cache_bench import MIN_CACHED, measure
+    from bench.cache_bench import MIN_CACHED, measure_parts
 
-    measured = measure(audit=True)
+    measured, parts = measure_parts(audit=True)
+    # the bench's split by part accounts for every character it billed
+    for role, bill in measured.items():
+        assert sum(p.prompt for p in parts[role].values()) == bill.prompt, role
+        assert sum(p.uncached for p in parts[role].values()) == bill.uncached, role
+    assert set(parts["grader"]) == {"instructions", "record"}
     scripts = load_scripts()
     # the bench's threshold is in characters: 1,024 characters are 256 tokens at 4 a token
     assumed = {"min_cached_tokens": MIN_CACHED // 4}
