@@ -200,3 +200,18 @@ def test_each_grading_is_a_named_span_opened_by_a_label(audited: EvalLog) -> Non
         audits = [i for i, n in spans.items() if n == "simulation audit"]
         auditor = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "auditor"]
         assert [e.span_id for e in auditor] == audits
+
+
+def test_the_grid_shows_whole_counts_as_integers(audited: EvalLog) -> None:
+    """The grid shows each scenario's reduced value: over one epoch, every count in it (items
+    met and asked, full windows, refused turns) is an integer, not "12.0"."""
+    [reduction] = [r for r in audited.reductions or [] if r.scorer == SCORER]
+    met: list[int] = []
+    for sample in reduction.samples:
+        assert isinstance(sample.value, dict)
+        counts = sample.value
+        names = [k for k in counts if k.endswith(("_completed", "_total"))]
+        for name in (*names, "context_exhausted", "refused_turns"):
+            assert isinstance(counts[name], int), (sample.sample_id, name, counts[name])
+        met.append(cast(int, counts["overall_completed"]))
+    assert sorted(met) == [11, 12, 13]

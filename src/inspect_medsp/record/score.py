@@ -186,13 +186,14 @@ class ScoreValue(BaseModel):
         return self.model_dump(exclude_none=True)
 
     def with_whole_counts(self) -> ScoreValue:
-        """The value with whole item counts as integers (a mean over epochs makes them floats:
-        "12", not "12.0", in the viewer); counts that differ between epochs keep their fraction.
+        """The value with whole counts as integers (a mean over epochs makes them floats:
+        "12", not "12.0", in the viewer): the item counts and the clinician's full windows and
+        refused turns; counts that differ between epochs keep their fraction.
         """
+        names = [f"{key}_{part}" for key in KEYS for part in ("completed", "total")]
         whole = {
             name: int(v)
-            for key in KEYS
-            for name in (f"{key}_completed", f"{key}_total")
+            for name in (*names, "context_exhausted", "refused_turns")
             if isinstance(v := getattr(self, name), float) and v.is_integer()
         }
         return self.model_copy(update=whole)
