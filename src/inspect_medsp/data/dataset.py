@@ -329,8 +329,9 @@ def load_records(
 
 
 def record_to_sample(record: SampleRecord, published: int | None = None) -> Sample:
-    """One Inspect sample: input is the clinician's own materials, metadata the full record
-    (and the published size of its task, when known)."""
+    """One Inspect sample: input is the clinician's own materials as plain text (a preview;
+    the clinician is sent the packet from the record), metadata the full record (and the
+    published size of its task, when known)."""
     scenario = record.scenario
     title = scenario.metadata.get("scenario_title") or scenario.metadata.get("title", "")
     case = {

@@ -201,7 +201,8 @@ def checklist_text(verdicts: list[Verdict], items: list[RubricItem], traj: Traje
         v = by_number[item.number]
         mark = "✓" if v.met else ("✗" if v.judged else "? (unjudged)")
         mark = "⚠ (conflict, counted ✗)" if v.conflict else mark
-        quote = cited(v.evidence, encounter)
+        # a conflict's evidence is the harness's account of the readings, shown whole
+        quote = v.evidence if v.conflict else cited(v.evidence, encounter)
         evidence = f" — _{quote}_" if quote else ""
         lines.append(f"- {mark} [{item.number}] {item.text}{evidence}")
     return "\n".join(lines).strip()
