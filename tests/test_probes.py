@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval, score
+from inspect_ai.event import SubtaskEvent
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
@@ -94,6 +95,27 @@ def test_probes_on_the_scripted_demo_give_the_flips_known_by_hand(tmp_path: Path
     assert result.results is not None
     metrics = next(s for s in result.results.scores if s.name == PROBE).metrics
     assert metrics["removal_down"].value == 7 and metrics["recital_up"].value == 0
+    # each grading is a subtask named after its probe (what the viewer's outline shows), with
+    # the change to the record as its input and what the grader found as its output
+    met = {"demo_anaphylaxis/scenario1": 12, "demo_bad_news/scenario1": 11}
+    met["demo_peds_asthma/scenario1"] = 13
+    for sample in result.samples:
+        sid = str(sample.id)
+        gradings = {e.name: e for e in sample.events if isinstance(e, SubtaskEvent)}
+        assert sorted(gradings) == [
+            "probe: baseline",
+            "probe: injection",
+            "probe: padding",
+            "probe: recital",
+            "probe: removal",
+            "rubric grading",
+        ]
+        assert gradings["probe: baseline"].input == {"grader": SCRIPTED, "record": "unchanged"}
+        assert gradings["probe: baseline"].result == f"{met[sid]} of 17 items met"
+        changed = {"grader": SCRIPTED, "record": removal[sid].change}
+        assert gradings["probe: removal"].input == changed
+        after = met[sid] - len(removal[sid].down) + len(removal[sid].up)
+        assert gradings["probe: removal"].result == f"{after} of 17 items met"
 
 
 HAND_ITEMS = {f"{p}_items": 17 for p in ("recital", "injection", "padding", "removal")}

@@ -4,7 +4,7 @@ gets a name and keys of its own, and rounding the stored completions changes no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 from inspect_ai import Task, eval, score
-from inspect_ai.event import InfoEvent, ModelEvent, SpanBeginEvent
+from inspect_ai.event import Event, ModelEvent, ScoreEvent, SpanBeginEvent, SubtaskEvent
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import MetricProtocol, SampleScore, Score
 from inspect_ai.viewer import TaskSamplesView, ViewerConfig
@@ -24,7 +24,7 @@ from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.audit import AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.record.read import read_log
 from inspect_medsp.record.score import SCORER, ScoreValue
-from inspect_medsp.record.viewer import GRADING_SPAN, MAX_VISIBLE_SCORES, MEDSP_VIEWER
+from inspect_medsp.record.viewer import GRADING_TYPE, MAX_VISIBLE_SCORES, MEDSP_VIEWER
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.tasks import medsp_task
 
@@ -182,24 +182,71 @@ def test_rounding_the_stored_completions_changes_no_metric() -> None:
     assert round(after["macro"], 3) == 0.706
 
 
-def test_each_grading_is_a_named_span_opened_by_a_label(audited: EvalLog) -> None:
-    """The rubric grading and each audit run in a span of their name, and an info event of the
-    same name opens each (the label the viewer shows above the grader's calls)."""
+def scoring_rows(events: Sequence[Event]) -> list[str]:
+    """What ``inspect view`` (0.3.285) keeps of a sample's scoring phase: its events in order
+    with every span dropped; the outline labels a subtask event by its name, a model call as
+    a turn and a score as "scoring"."""
+    begin = next(
+        i for i, e in enumerate(events) if isinstance(e, SpanBeginEvent) and e.type == "scorers"
+    )
+    rows = []
+    for event in events[begin:]:
+        if isinstance(event, SubtaskEvent):
+            rows.append(event.name)
+        elif isinstance(event, ModelEvent):
+            rows.append(f"call ({event.role})")
+        elif isinstance(event, ScoreEvent):
+            rows.append("scoring")
+    return rows
+
+
+def test_each_grading_is_a_named_subtask_inside_its_scorer(audited: EvalLog) -> None:
+    """The rubric grading and each audit are a subtask of their name (the event the viewer's
+    outline shows above the grader's call, where it drops the spans), inside a span of the
+    same name inside the scorer's own span; its input names the model, its output what it
+    found."""
     assert audited.samples is not None
     for sample in audited.samples:
-        spans = {
-            e.id: e.name
-            for e in sample.events
-            if isinstance(e, SpanBeginEvent) and e.type == GRADING_SPAN
-        }
-        assert sorted(spans.values()) == ["rubric grading", "simulation audit", "simulation audit"]
-        labels = [(e.span_id, e.source) for e in sample.events if isinstance(e, InfoEvent)]
-        for span_id, name in spans.items():
-            assert (span_id, name) in labels
-        # the auditor's call sits inside its span (the eval's audit, then the re-audit)
-        audits = [i for i, n in spans.items() if n == "simulation audit"]
-        auditor = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "auditor"]
-        assert [e.span_id for e in auditor] == audits
+        assert scoring_rows(sample.events) == [
+            "rubric grading",
+            "call (grader)",
+            "scoring",
+            "simulation audit",
+            "call (auditor)",
+            "scoring",
+            "simulation audit",
+            "call (auditor)",
+            "scoring",
+        ]
+        spans = {e.id: e for e in sample.events if isinstance(e, SpanBeginEvent)}
+        subtasks = [e for e in sample.events if isinstance(e, SubtaskEvent)]
+        scorers = []
+        for subtask in subtasks:
+            assert subtask.type == GRADING_TYPE and not subtask.pending
+            assert subtask.span_id is not None
+            own = spans[subtask.span_id]
+            assert (own.name, own.type) == (subtask.name, "subtask")
+            assert own.parent_id is not None
+            scorer = spans[own.parent_id]
+            assert scorer.type == "scorer"
+            scorers.append(scorer.name)
+            # the grading's model call is inside the subtask's span
+            calls = [e for e in sample.events if isinstance(e, ModelEvent)]
+            assert [e.role for e in calls if e.span_id == own.id] == [
+                "grader" if subtask.name == "rubric grading" else "auditor"
+            ]
+        assert scorers == [SCORER, AUDIT_SCORER, f"{AUDIT_SCORER}1"]
+        rubric, audit, again = subtasks
+        assert rubric.input == {"grader": SCRIPTED}
+        total = (sample.scores or {})[SCORER].value
+        assert isinstance(total, dict)
+        met, items = total["overall_completed"], total["overall_total"]
+        assert rubric.result == f"{met} of {items} items met"
+        found = (sample.scores or {})[AUDIT_SCORER].value
+        assert isinstance(found, dict)
+        reported = f"{found['findings']} finding{'s' * (found['findings'] != 1)} reported"
+        assert audit.input == again.input == {"auditor": SCRIPTED}
+        assert audit.result == again.result == reported
 
 
 def test_the_grid_shows_whole_counts_as_integers(audited: EvalLog) -> None:

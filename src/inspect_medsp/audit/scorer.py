@@ -21,7 +21,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from inspect_medsp.audit.review import ask_auditor, harness_counts, place
-from inspect_medsp.calls.generate import DEFAULT_JUDGE
+from inspect_medsp.calls.generate import DEFAULT_JUDGE, RoleResult
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
@@ -29,6 +29,7 @@ from inspect_medsp.record.audit import (
     AUDIT_KEYS,
     AUDIT_SCORER,
     NOT_IN_MATERIALS,
+    AuditReply,
     Finding,
     SimulationAudit,
     verdict_of,
@@ -45,10 +46,18 @@ from inspect_medsp.scoring.metrics import case_of
 SCORER_NAME = AUDIT_SCORER
 AUDITOR_ROLE = "auditor"
 AUDIT_SPAN = "simulation audit"
-"""The span of the auditor's call in the transcript."""
+"""The subtask of the auditor's call in the transcript (see ``record.viewer.grading``)."""
 
 VALUE_KEYS = AUDIT_KEYS
 """The audit's value keys (see :data:`inspect_medsp.record.audit.AUDIT_KEYS`)."""
+
+
+def reported(result: RoleResult[AuditReply]) -> str:
+    """What the auditor sent, as its grading's output in the transcript."""
+    if result.degraded:
+        return "no usable reply"
+    count = len(result.reply.findings)
+    return f"{count} finding{'s' * (count != 1)} reported"
 
 
 def audit_value(audit: SimulationAudit, number: int = 0) -> dict[str, int]:
@@ -200,10 +209,12 @@ def medsp_simulation_audit(
             )
         try:
             with metered() as meter:
-                async with grading(AUDIT_SPAN):
-                    result = await ask_auditor(
-                        model, traj, record.scenario.packets, config, cache
-                    )
+                result = await grading(
+                    AUDIT_SPAN,
+                    lambda: ask_auditor(model, traj, record.scenario.packets, config, cache),
+                    {"auditor": str(model)},
+                    reported,
+                )
         except Exception as err:
             why = f"{type(err).__name__}: {err}"
             return unscored_score("auditor_failed", why, about | meter.stored(), "audited")

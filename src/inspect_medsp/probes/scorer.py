@@ -31,7 +31,7 @@ from inspect_medsp.record.rescore import check_scorer
 from inspect_medsp.record.score import Verdict, unscored_score
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.record.usage import metered
-from inspect_medsp.record.viewer import grading
+from inspect_medsp.record.viewer import grading, items_met
 from inspect_medsp.scoring.scorer import judge_items
 
 SCORER_NAME = PROBE_SCORER
@@ -200,8 +200,12 @@ def medsp_grader_probe(
             return unscored_score("encounter_incomplete", why, about, "probed")
         with metered() as meter:
             try:
-                async with grading("probe: baseline"):
-                    before, *_ = await judge_items(record.rubric, traj, model, config, cache)
+                before, *_ = await grading(
+                    "probe: baseline",
+                    lambda: judge_items(record.rubric, traj, model, config, cache),
+                    {"grader": grader, "record": "unchanged"},
+                    lambda judged: items_met(judged[0]),
+                )
             except Exception as err:
                 why = f"baseline grading: {err}"
                 return unscored_score("grader_failed", why, about | meter.stored(), "probed")
@@ -213,8 +217,12 @@ def medsp_grader_probe(
                     return ProbeResult(probe=probe, change="nothing to change in this encounter")
                 copy, change, aimed = made
                 try:
-                    async with grading(f"probe: {probe}"):
-                        after, *_ = await judge_items(record.rubric, copy, model, config, cache)
+                    after, *_ = await grading(
+                        f"probe: {probe}",
+                        lambda: judge_items(record.rubric, copy, model, config, cache),
+                        {"grader": grader, "record": change},
+                        lambda judged: items_met(judged[0]),
+                    )
                 except Exception as err:
                     failed = f"the grader failed on the perturbed copy ({err})"
                     return ProbeResult(probe=probe, change=change, failed=failed)

@@ -1,5 +1,6 @@
 """How ``inspect view`` shows a MedSP run: one headline per scorer in the samples grid, the rest
-one click away (the "Columns" menu), every score column labelled.
+one click away (the "Columns" menu), every score column labelled; and each grading of a
+scorer named in the transcript's outline (:func:`grading`).
 
 Inspect stores this configuration in the log (``eval.viewer``) and changes nothing else: the
 score values, metrics and metadata are the same with or without it. Every task variant, and a
@@ -8,11 +9,10 @@ task built on a custom case set, passes :data:`MEDSP_VIEWER` to ``Task(viewer=..
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TypeVar
 
-from inspect_ai.log import transcript
-from inspect_ai.util import span
+from inspect_ai.util import store, subtask
 from inspect_ai.viewer import (
     SampleScoreView,
     ScoreColorScale,
@@ -23,22 +23,52 @@ from inspect_ai.viewer import (
 
 from inspect_medsp.record.audit import AUDIT_KEYS, AUDIT_SCORER
 from inspect_medsp.record.probes import PROBE_KEYS, PROBE_SCORER, PROBES
-from inspect_medsp.record.score import KEYS, SCORER, ScoreValue
+from inspect_medsp.record.score import KEYS, SCORER, ScoreValue, Verdict
 
-GRADING_SPAN = "grading"
-"""Span type of a grading inside a MedSP scorer: "rubric grading", "simulation audit", "probe:
-baseline", "probe: removal", ..."""
+GRADING_TYPE = "grading"
+"""Type of a grading inside a MedSP scorer ("rubric grading", "simulation audit", "probe:
+baseline", "probe: removal", ...): the ``type`` of its subtask event."""
+
+T = TypeVar("T")
 
 
-@asynccontextmanager
-async def grading(name: str) -> AsyncIterator[None]:
-    """One grading of a MedSP scorer in the transcript: a span named ``name`` (type
-    :data:`GRADING_SPAN`) opened by an info event of the same name. Inspect's viewer (0.3.285)
-    shows the scoring phase as a flat list of events, dropping the spans inside it, so the info
-    event is what labels the grader calls that follow ("probe: removal") on its page."""
-    async with span(name, type=GRADING_SPAN):
-        transcript().info(f"**{name}**", source=name)
-        yield
+async def grading(
+    name: str,
+    work: Callable[[], Awaitable[T]],
+    about: Mapping[str, str],
+    outcome: Callable[[T], str],
+) -> T:
+    """Run one grading of a MedSP scorer as an Inspect subtask named ``name``: a span of type
+    ``subtask`` holding a subtask event (type :data:`GRADING_TYPE`, input ``about``, output
+    ``outcome`` of the result) and the grader's calls.
+
+    Inspect's viewer (0.3.285) builds a sample's scoring phase from its events alone, dropping
+    every span inside the ``scorers`` span (the scorer's own, named after it, too); the
+    subtask event is an event, so it stays, and the transcript outline shows it as a row of
+    this name above the grader's calls, the transcript as a "Subtask: <name>" panel. The
+    subtask shares the sample's store, and an error of ``work`` reaches the caller as it was
+    raised (the subtask event then says it failed)."""
+    results: list[T] = []
+    errors: list[Exception] = []
+
+    async def run() -> str:
+        try:
+            results.append(await work())
+        except Exception as err:  # raised again below, in the scorer's own task
+            errors.append(err)
+            return f"failed ({type(err).__name__})"
+        return outcome(results[0])
+
+    await subtask(name, store=store(), type=GRADING_TYPE, input=dict(about))(run)()
+    if errors:
+        raise errors[0]
+    return results[0]
+
+
+def items_met(verdicts: Sequence[Verdict]) -> str:
+    """What a grading found, as its subtask's output: "12 of 17 items met"."""
+    return f"{sum(v.met for v in verdicts)} of {len(verdicts)} items met"
+
 
 RESCORES_LISTED = 3
 """Re-scores (``<scorer>1`` ... ``<scorer>3``) whose columns are listed, hidden, so they do

@@ -36,7 +36,7 @@ from inspect_medsp.record.score import (
 )
 from inspect_medsp.record.trajectory import END_WORDS, Trajectory
 from inspect_medsp.record.usage import metered
-from inspect_medsp.record.viewer import grading
+from inspect_medsp.record.viewer import grading, items_met
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Tally
@@ -45,7 +45,8 @@ from inspect_medsp.templates import render
 PROMPTS = "inspect_medsp.scoring"
 
 RUBRIC_SPAN = "rubric grading"
-"""The span of the rubric scorer's grading (every repeat inside it)."""
+"""The subtask of the rubric scorer's grading, every repeat inside it (see
+``record.viewer.grading``)."""
 
 
 class GraderReply(BaseModel):
@@ -280,13 +281,17 @@ def medsp_rubric(
             )
         try:
             with metered() as meter:
-                async with grading(RUBRIC_SPAN):
-                    graded = await grade(
+                graded = await grading(
+                    RUBRIC_SPAN,
+                    lambda: grade(
                         lambda cfg: judge_items(record.rubric, traj, model, cfg, cache),
                         config,
                         samples,
                         temperature,
-                    )
+                    ),
+                    {"grader": str(model)},
+                    lambda result: items_met(result.verdicts),
+                )
         except GraderError as err:
             partial = about.adding(**meter.stored()).adding(
                 items=[ItemVerdict.model_validate(v.model_dump()) for v in err.partial],
