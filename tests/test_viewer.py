@@ -262,3 +262,14 @@ def test_the_grid_shows_whole_counts_as_integers(audited: EvalLog) -> None:
             assert isinstance(counts[name], int), (sample.sample_id, name, counts[name])
         met.append(cast(int, counts["overall_completed"]))
     assert sorted(met) == [11, 12, 13]
+
+
+def test_the_results_header_shows_distinct_metrics_first(audited: EvalLog) -> None:
+    """The viewer's results header shows a scorer's first five metrics in columns too narrow
+    for "macro_ci_low" and "macro_ci_high" to differ: macro, micro and competencies come first,
+    the interval after them."""
+    assert audited.results is not None
+    rubric = next(s for s in audited.results.scores if s.name == SCORER)
+    names = list(rubric.metrics)
+    assert names[:5] == ["macro", "micro", "PC", "MK", "SBP"]
+    assert {"macro_ci_low", "macro_ci_high"} <= set(names[5:])

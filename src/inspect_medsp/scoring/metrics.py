@@ -300,13 +300,12 @@ def medsp_summary() -> Metric:
         if not len(overall):
             return {"macro": math.nan, **coverage}
         low, high = overall.interval("macro")
-        out = {
-            "macro": overall.macro(),
-            "macro_ci_low": low,
-            "macro_ci_high": high,
-            "micro": overall.micro(),
-        }
+        # the viewer's results header shows the first five metrics in narrow columns, where
+        # macro_ci_low and macro_ci_high would both read "macro_ci": the interval follows the
+        # competencies (every value is the same in any order)
+        out = {"macro": overall.macro(), "micro": overall.micro()}
         out |= {key: columns[key].macro() for key in COMPETENCIES if len(columns[key])}
+        out |= {"macro_ci_low": low, "macro_ci_high": high}
         out |= coverage
         values = [v for _, v in read]
         return out | stability(values) | provider_stops(scores, values)
