@@ -204,7 +204,7 @@ def test_each_grading_is_a_named_subtask_inside_its_scorer(audited: EvalLog) -> 
     """The rubric grading and each audit are a subtask of their name (the event the viewer's
     outline shows above the grader's call, where it drops the spans), inside a span of the
     same name inside the scorer's own span; its input names the model, its output what it
-    found."""
+    found. A re-audit is named with its number, as its scorer is."""
     assert audited.samples is not None
     for sample in audited.samples:
         assert scoring_rows(sample.events) == [
@@ -214,7 +214,7 @@ def test_each_grading_is_a_named_subtask_inside_its_scorer(audited: EvalLog) -> 
             "simulation audit",
             "call (auditor)",
             "scoring",
-            "simulation audit",
+            "simulation audit 1",
             "call (auditor)",
             "scoring",
         ]

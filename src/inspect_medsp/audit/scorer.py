@@ -207,10 +207,12 @@ def medsp_simulation_audit(
             return unscored_score(
                 "no_turns", "the encounter has no recorded turns to audit", about, "audited"
             )
+        number = rescore_number(AUDIT_SCORER, state.scores or {})
         try:
             with metered() as meter:
                 result = await grading(
-                    AUDIT_SPAN,
+                    # a re-audit is named as its scorer is: "simulation audit 1"
+                    f"{AUDIT_SPAN} {number}" if number else AUDIT_SPAN,
                     lambda: ask_auditor(model, traj, record.scenario.packets, config, cache),
                     {"auditor": str(model)},
                     reported,
@@ -251,7 +253,6 @@ def medsp_simulation_audit(
             usage=meter.usage,
             rescored=meter.rescored,
         )
-        number = rescore_number(AUDIT_SCORER, state.scores or {})
         return Score(
             value=audit_value(audit, number),
             answer=audit.verdict,
