@@ -149,6 +149,35 @@ def to_messages(raw: Sequence[dict[str, Any]]) -> list[ChatMessage]:
     return out
 
 
+def chat_completion(
+    id: str, model: str, text: str, prompt_tokens: int, cached_tokens: int | None = None
+) -> dict[str, Any]:
+    """An OpenAI chat completion answering ``text``, its usage at 4 characters a token (with
+    ``cached_tokens``, the part of the prompt the provider's cache served)."""
+    output = len(text) // 4
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": output,
+        "total_tokens": prompt_tokens + output,
+    }
+    if cached_tokens is not None:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached_tokens}
+    return {
+        "id": id,
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": usage,
+    }
+
+
 @contextmanager
 def scripted_server(ledger: Ledger) -> Iterator[str]:
     """An OpenAI-compatible server on 127.0.0.1 playing the scripted demo; yields its URL."""
@@ -161,25 +190,9 @@ def scripted_server(ledger: Ledger) -> Iterator[str]:
             model = str(body.get("model"))
             prompt = flatten(messages)
             cached = ledger.bill(model, messages, text)
-            answer = {
-                "id": "chatcmpl-bench",
-                "object": "chat.completion",
-                "created": 0,
-                "model": model,
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": text},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {
-                    "prompt_tokens": len(prompt) // 4,
-                    "completion_tokens": len(text) // 4,
-                    "total_tokens": (len(prompt) + len(text)) // 4,
-                    "prompt_tokens_details": {"cached_tokens": cached // 4},
-                },
-            }
+            answer = chat_completion(
+                "chatcmpl-bench", model, text, len(prompt) // 4, cached_tokens=cached // 4
+            )
             data = json.dumps(answer).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

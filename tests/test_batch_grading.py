@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench.cache_bench import flatten, to_messages
+from bench.cache_bench import chat_completion, flatten, to_messages
 from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
@@ -93,24 +93,7 @@ def answer(endpoint: str, body: dict[str, Any], id: str) -> dict[str, Any]:
     output = len(text) // 4
     model = str(body.get("model"))
     if endpoint == CHAT:
-        return {
-            "id": id,
-            "object": "chat.completion",
-            "created": 0,
-            "model": model,
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": text},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": prompt,
-                "completion_tokens": output,
-                "total_tokens": prompt + output,
-            },
-        }
+        return chat_completion(id, model, text, prompt)
     return {
         "id": id,
         "object": "response",
