@@ -150,10 +150,16 @@ def to_messages(raw: Sequence[dict[str, Any]]) -> list[ChatMessage]:
 
 
 def chat_completion(
-    id: str, model: str, text: str, prompt_tokens: int, cached_tokens: int | None = None
+    id: str,
+    model: str,
+    text: str,
+    prompt_tokens: int,
+    cached_tokens: int | None = None,
+    finish: str = "stop",
 ) -> dict[str, Any]:
-    """An OpenAI chat completion answering ``text``, its usage at 4 characters a token (with
-    ``cached_tokens``, the part of the prompt the provider's cache served)."""
+    """An OpenAI chat completion answering ``text`` and ending for ``finish``, its usage at 4
+    characters a token (with ``cached_tokens``, the part of the prompt the provider's cache
+    served)."""
     output = len(text) // 4
     usage: dict[str, Any] = {
         "prompt_tokens": prompt_tokens,
@@ -171,7 +177,7 @@ def chat_completion(
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
+                "finish_reason": finish,
             }
         ],
         "usage": usage,

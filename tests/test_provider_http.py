@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from bench.cache_bench import chat_completion
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
@@ -33,20 +34,7 @@ Answer = tuple[int, dict[str, Any]]
 
 
 def completion(model: str, text: str, finish: str = "stop") -> Answer:
-    return 200, {
-        "id": "chatcmpl-local",
-        "object": "chat.completion",
-        "created": 0,
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": finish,
-            }
-        ],
-        "usage": {"prompt_tokens": 40, "completion_tokens": 10, "total_tokens": 50},
-    }
+    return 200, chat_completion("chatcmpl-local", model, text, 40, finish=finish)
 
 
 def refusal(code: str, message: str) -> Answer:
