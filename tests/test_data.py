@@ -360,7 +360,10 @@ def test_the_sample_input_reads_as_sentences_where_the_samples_list_previews_it(
         assert all(w in kept for w in re.findall(r"[A-Za-z0-9]+", "\n".join(files)))
 
     table = "## 01_vitals.md\n\n# Vitals\n\n| measure | value |\n|---|---|\n| HR | 148 /min |"
-    assert preview(f"Lead.\n\n{table}") == "Vitals. HR 148 /min;"
+    steps = "## 02_task.md\n\n## Your task\n\n1. Assess.\n2. Treat.\n- Say **why**."
+    assert preview(f"Lead.\n\n{table}\n\n{steps}") == (
+        "Vitals. HR 148 /min; Your task. 1. Assess. 2. Treat. • Say why."
+    )
 
 
 def test_strike_through_is_removed_from_packets(hub_tree: tuple[Path, Path]) -> None:

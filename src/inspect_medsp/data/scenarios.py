@@ -154,7 +154,8 @@ _FILE_HEADING = re.compile(
 )
 """The heading :func:`join_packet` puts above each file: its name, not its content."""
 _HEADING = re.compile(r"^#+\s+")
-_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_BULLET = re.compile(r"^[-*+]\s+")
+"""An unordered list item's mark; a numbered item keeps its number."""
 _EMPHASIS = re.compile(r"\*\*|__|`")
 _RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*$")
 """A table's rule under its header (``|---|---|``), or a horizontal rule (``---``)."""
