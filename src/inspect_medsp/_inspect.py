@@ -92,18 +92,12 @@ def loading_task_by_name() -> bool:
     """Whether Inspect is calling a task function it loads by name (``task_create`` is on the
     call stack, found by its code object: if Inspect renames or moves it, the import above fails
     instead of this check quietly answering False)."""
-    code = task_create.__code__
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is code:
-            return True
-        frame = frame.f_back  # type: ignore[assignment]
-    return False
+    return calling_frame(task_create) is not None
 
 
 def calling_frame(function: object) -> FrameType | None:
     """The frame of ``function`` (one of Inspect's, imported above) if it is on the call stack,
-    found by its code object as :func:`loading_task_by_name` finds ``task_create``."""
+    found by its code object."""
     code = getattr(function, "__code__", None)
     frame = sys._getframe(1)
     while frame is not None:
