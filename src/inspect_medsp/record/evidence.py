@@ -18,6 +18,17 @@ from inspect_medsp.record.trajectory import ActionRecord, Trajectory
 
 Whose = Literal["said", "did", "patient", "environment"]
 
+LABELS: dict[Whose, str] = {
+    "said": "says",
+    "did": "action",
+    "patient": "patient side",
+    "environment": "environment",
+}
+"""How a cited line names whose it is: ``T2 says: ...``, ``T2 action: ...``."""
+_CITED = re.compile(rf"^\s*T\d+ ({'|'.join(LABELS.values())}): ")
+"""A quote that already cites its turn and whose line it is (``T3 action: ...``), as the
+scripted demo's grader writes them."""
+
 MIN_CHARS = 4
 """Shorter quotes or lines are too common to say where a quote came from."""
 NO_EVIDENCE = frozenset({"", "none", "n/a", "-", "no evidence"})
@@ -26,9 +37,6 @@ _MARKUP = re.compile(r"[*_`#>~]+")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019.\u2026"
 """Straight and curly quotes, full stops and the ellipsis, stripped from a quote's ends."""
 _ENDS = re.compile(rf"^[\s{_QUOTES}]+|[\s{_QUOTES}]+$")
-_CITED = re.compile(r"^\s*T\d+ (says|action|patient side|environment): ")
-"""A quote that already cites its turn and kind (``T3 action: ...``), as the scripted demo's
-grader writes them."""
 
 
 def fold(text: str) -> str:
@@ -92,13 +100,6 @@ def source(quote: str, lines: list[Line]) -> Line | None:
 
 EVIDENCE_CHARS = 200
 """The longest evidence the checklist shows; a longer quote is cut at a word."""
-LABELS: dict[Whose, str] = {
-    "said": "says",
-    "did": "action",
-    "patient": "patient side",
-    "environment": "environment",
-}
-"""How a cited line names whose it is: ``T2 says: ...``, ``T2 action: ...``."""
 
 
 def clip(text: str, limit: int = EVIDENCE_CHARS) -> str:

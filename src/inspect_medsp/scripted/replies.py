@@ -9,13 +9,13 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
 from inspect_medsp.data.models import RubricItem
-from inspect_medsp.record.evidence import clip
+from inspect_medsp.record.evidence import LABELS, clip
 from inspect_medsp.scripted.recognise import Call, NoScriptError, fold, user_text
 from inspect_medsp.scripted.scripts import ScenarioScript, load_scripts
 
 _ITEM_NUMBER = re.compile(r"^\s*\[(\d+)\]", re.MULTILINE)
 _TURN_MARK = re.compile(r"^-- turn (\d+) --$")
-_LABELS = {"Clinician says": "says", "Clinician action": "action"}
+_LABELS = {"Clinician says": LABELS["said"], "Clinician action": LABELS["did"]}
 
 
 def cited(line: str, turn: int | None) -> str:
