@@ -107,8 +107,10 @@ class Ledger:
     )
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def bill(self, model: str, messages: Sequence[dict[str, Any]], output: str) -> int:
-        """Bill one request; the characters its cached prefix covers."""
+    def bill(
+        self, model: str, messages: Sequence[dict[str, Any]], output: str
+    ) -> tuple[int, int]:
+        """Bill one request; its prompt characters and the part its cached prefix covers."""
         prompt = flatten(messages)
         with self.lock:
             earlier = self.seen[model]
@@ -127,7 +129,7 @@ class Ledger:
                 part.prompt += end - start
                 part.uncached += end - max(start, min(end, cached))
                 start = end
-            return cached
+            return len(prompt), cached
 
 
 def to_messages(raw: Sequence[dict[str, Any]]) -> list[ChatMessage]:
@@ -194,10 +196,9 @@ def scripted_server(ledger: Ledger) -> Iterator[str]:
             messages = body.get("messages", [])
             text = reply(recognise(to_messages(messages)), to_messages(messages))
             model = str(body.get("model"))
-            prompt = flatten(messages)
-            cached = ledger.bill(model, messages, text)
+            prompt, cached = ledger.bill(model, messages, text)
             answer = chat_completion(
-                "chatcmpl-bench", model, text, len(prompt) // 4, cached_tokens=cached // 4
+                "chatcmpl-bench", model, text, prompt // 4, cached_tokens=cached // 4
             )
             data = json.dumps(answer).encode()
             self.send_response(200)
