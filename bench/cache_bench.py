@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -187,12 +188,15 @@ def chat_completion(
 
 
 @contextmanager
-def scripted_server(ledger: Ledger) -> Iterator[str]:
-    """An OpenAI-compatible server on 127.0.0.1 playing the scripted demo; yields its URL."""
+def scripted_server(ledger: Ledger, latency: float = 0.0) -> Iterator[str]:
+    """An OpenAI-compatible server on 127.0.0.1 playing the scripted demo; yields its URL.
+    ``latency``: seconds every answer waits before it is sent (a provider's fixed delay)."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            if latency:
+                time.sleep(latency)
             messages = body.get("messages", [])
             text = reply(recognise(to_messages(messages)), to_messages(messages))
             model = str(body.get("model"))

@@ -229,7 +229,7 @@ def test_strategy_heatmap_cells_are_the_groups_metrics(report_dir: Path) -> None
 def test_one_colour_per_model_and_distinct_markers() -> None:
     def group(clinician: str, strategy: str) -> GroupSummary:
         return GroupSummary(
-            key=(clinician, strategy, "turns", "j"), label=f"{clinician} ({strategy})",
+            key=(clinician, strategy, "turns", "j", ""), label=f"{clinician} ({strategy})",
             clinician=clinician, strategy=strategy, protocol="turns", judge="j", runs=[],
             metrics={}, source="log", samples=[],
         )  # fmt: skip

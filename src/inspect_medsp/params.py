@@ -29,6 +29,7 @@ from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.human.names import is_human_model
 from inspect_medsp.preflight.params import finite, not_bool
+from inspect_medsp.record.shards import Shard
 from inspect_medsp.record.task import Strategy, StrategySettings
 from inspect_medsp.record.trajectory import MAX_TURNS
 
@@ -54,6 +55,8 @@ ACCEPTED: dict[str, str] = {
     "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
     "audit": "true or false (also audit the simulators with the auditor role)",
     "feedback": "true or false (practice mode: show a person the checklist after grading)",
+    "shard": "K/N, part K of N counted from 1, e.g. 2/4 (or omit it to run the whole "
+    "selection)",
 }
 """What each parameter accepts, as said in its error message."""
 
@@ -72,9 +75,9 @@ bundled demo."""
 CUSTOM_PARAMETERS = ("cases",)
 """Where a custom set comes from: the parameter of ``medsp_custom`` alone."""
 
-CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None}
+CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None, "shard": str | None}
 """What a caller may pass where it is wider than the checked type (the checked value of
-``scenarios`` is a list; ``-T scenarios=a,b`` gives one string)."""
+``scenarios`` is a list; ``-T scenarios=a,b`` gives one string; ``-T shard=2/4`` is text)."""
 
 
 class TaskParameters(BaseModel):
@@ -165,6 +168,12 @@ class TaskParameters(BaseModel):
         default=False,
         description="Practice mode for a person in the clinician's chair (``--model "
         "medsp/human``): after grading, show the checklist with its evidence in the terminal.",
+    )
+    shard: Shard | None = Field(
+        default=None,
+        description="Run part K of N of the selected scenarios (``2/4``): the same parts on "
+        "every machine, balanced by the estimated calls and tokens; write each part's log "
+        "to ``<run>.shards/<K>/`` and medsp-report reads them as one run.",
     )
 
     @field_validator("cases", "data_dir", "upstream_dir", "specialties", mode="before")

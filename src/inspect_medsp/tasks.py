@@ -4,6 +4,7 @@ quality-controlled subset), ``medsp_demo`` (bundled original scenarios, no downl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
@@ -18,7 +19,7 @@ from inspect_ai.solver import Solver
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
-from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records
+from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records, show_on_console
 from inspect_medsp.data.manifest import manifest_digest
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.data.published import published_scenarios
@@ -43,6 +44,7 @@ from inspect_medsp.params import (
 from inspect_medsp.preflight.context import inspect_loading, loading_model, loading_role_models
 from inspect_medsp.record.grader import GRADER_ROLE
 from inspect_medsp.record.score import SCORER
+from inspect_medsp.record.shards import Shard, ShardRecord
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
 from inspect_medsp.record.viewer import MEDSP_VIEWER
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
@@ -50,6 +52,9 @@ from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import strategy_policy
+from inspect_medsp.workload.shards import RunShape, take_part
+
+logger = logging.getLogger("inspect_medsp")
 
 DEMO_PACKAGE = "inspect_medsp.data"
 
@@ -252,6 +257,9 @@ def task_of(
     records, report = load()
     report.log()
     records, specialty_file = label_records(records, params.specialties, data_revision)
+    shard = None
+    if params.shard is not None:
+        records, shard = part_of_run(records, params.shard, params, settings, report.name)
     return Task(
         dataset=build_dataset(records, name=report.name),
         solver=_solver(params.protocol, judge, params.max_turns, settings, cache),
@@ -282,10 +290,39 @@ def task_of(
             rubric_revision=rubric_revision,
             rubric_manifest=rubric_manifest,
             specialties=specialty_file,
+            shard=shard,
         ).stored(),
         version=TASK_VERSION,
         viewer=MEDSP_VIEWER,
     )
+
+
+def part_of_run(
+    records: list[SampleRecord],
+    part: Shard,
+    params: TaskParameters,
+    settings: StrategySettings,
+    name: str,
+) -> tuple[list[SampleRecord], ShardRecord]:
+    """Part ``part`` of the selected ``records``, said in one line at load.
+
+    Raises:
+        MedSPParameterError: More parts than scenarios.
+    """
+    shape = RunShape(
+        max_turns=params.max_turns,
+        strategy=settings,
+        audit=params.audit,
+        grader_samples=params.grader_samples,
+    )
+    kept, shard = take_part(records, part, shape)
+    line = (
+        f"{name}: part {shard.part}, {len(kept)} of the {shard.scenarios} selected scenarios "
+        f"(selection {shard.selection[:12]}); write its log to <run>.shards/{shard.index}/"
+    )
+    logger.info(line)
+    show_on_console(line)
+    return kept, shard
 
 
 def _resolve_sources(params: TaskParameters) -> tuple[ResolvedSource, ResolvedSource]:

@@ -21,6 +21,7 @@ from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.task import StrategySettings, TaskMetadata
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.workload.shards import RunShape, take_part
 
 TASKS: dict[str, Callable[..., Task]] = {
     "medsp1000": medsp1000,
@@ -152,9 +153,20 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
         for i in ids
         if (r := rubric_set.rubrics.get(i)) is not None and r.n_items > 0
     ]
+    note = report.count_line() if report.excluded else ""
+    if params.shard is not None:
+        shape = RunShape(
+            max_turns=params.max_turns,
+            strategy=params.strategy_settings(),
+            audit=params.audit,
+            grader_samples=params.grader_samples,
+        )
+        records, shard = take_part(records, params.shard, shape)
+        part = f"part {shard.part}: {len(records)} of the {shard.scenarios} selected scenarios"
+        note = f"{note}; {part}" if note else part
     return Selection(
         name=report.name,
-        note=report.count_line() if report.excluded else "",
+        note=note,
         records=records,
         max_turns=params.max_turns,
         settings=params.strategy_settings(),

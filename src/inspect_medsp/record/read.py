@@ -281,6 +281,8 @@ class MedspRun(BaseModel):
     task_metadata: TaskMetadata
     metrics: dict[str, float] | None = None
     """The log's own metrics of the MedSP score (None if it has none)."""
+    epochs: int | None = None
+    """The epochs the eval was run with (``--epochs``; None when its header has none)."""
     samples: list[MedspSample] = Field(default_factory=list)
 
     @property
@@ -445,6 +447,7 @@ def run_of(
         grader_role=role.model if role is not None else None,
         task_metadata=metadata,
         metrics=_metrics(log),
+        epochs=log.eval.config.epochs,
         samples=read,
     )
 

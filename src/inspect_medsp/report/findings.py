@@ -19,6 +19,7 @@ from inspect_medsp.record.trajectory import ROLE_NAMES, ReplyHealth
 from inspect_medsp.record.vocabulary import normalise
 from inspect_medsp.report.problem import Problem
 from inspect_medsp.report.rows import scenario_rows
+from inspect_medsp.report.shards import ShardSet, set_location, set_name, shard_sets
 from inspect_medsp.report.views import (
     Breakdown,
     SpecialtyScore,
@@ -47,7 +48,9 @@ UNJUDGED_LIMIT = 0.10
 """A run is flagged when more than this share of its rubric items got no verdict."""
 
 MetricsSource = Literal["log", "pooled", "samples"]
-GroupKey = tuple[str, str, str, str]
+GroupKey = tuple[str, str, str, str, str]
+"""Clinician, strategy, protocol, judge, and the shard set of a run made in parts ("" for a
+whole run): the parts of one run are one group, never pooled with another run."""
 Key = tuple[str, int]
 """A sample of a group: scenario id and epoch."""
 
@@ -140,6 +143,12 @@ class GroupSummary(BaseModel):
     rubrics_differ: list[str] = Field(default_factory=list)
     """How the rubrics of the group's runs differ from the published files (one line a run
     whose copy differs)."""
+    shard_set: str | None = None
+    """The ``<run>.shards`` folder of a run made in parts (``-T shard=K/N``)."""
+    parts: str = ""
+    """The parts of that run found (``4 of 4 parts``)."""
+    incomplete: list[str] = Field(default_factory=list)
+    """Its missing or failed parts, one line each: the run is incomplete."""
 
     @property
     def human(self) -> bool:
@@ -149,8 +158,8 @@ class GroupSummary(BaseModel):
     @property
     def flag_words(self) -> str:
         """What a flagged group is called: an incomplete run for a person (an encounter
-        stopped or not graded), an unhealthy run for a model."""
-        return "incomplete run" if self.human else "unhealthy run"
+        stopped or not graded) or for a run missing a part, an unhealthy run for a model."""
+        return "incomplete run" if self.human or self.incomplete else "unhealthy run"
 
     @property
     def seconds_per_turn(self) -> float | None:
@@ -220,13 +229,20 @@ class Analysis(BaseModel):
 
 
 def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analysis:
-    """Group the runs and work out every finding of the report."""
-    ordered = sorted(runs, key=lambda r: r.created)
+    """Group the runs and work out every finding of the report.
+
+    Raises:
+        ShardSetRefused: Logs of one shard set that cannot be parts of one run.
+    """
+    read, sets = shard_sets(runs)
+    ordered = sorted(read, key=lambda r: r.created)
     labels = _labels(ordered)
     by_key: dict[GroupKey, list[MedspRun]] = defaultdict(list)
     for run in ordered:
         by_key[_key(run)].append(run)
     groups = [_group(key, labels[key], members) for key, members in by_key.items()]
+    for group in groups:
+        in_parts(group, sets)
 
     names = run_labels(ordered)
     scored_by_key = {g.key: {(s.id, s.epoch) for s in g.samples if s.scored} for g in groups}
@@ -236,7 +252,7 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     ]
     flagged_groups = {h.group for h in health if h.flags}
     for group in groups:
-        group.flagged = group.label in flagged_groups
+        group.flagged = group.label in flagged_groups or bool(group.incomplete)
         overall = group.metric("macro")
         group.below_overall = [
             c
@@ -254,6 +270,7 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     left_out = [g.label for g in groups if not g.scored_ids]
 
     flags, notes = _warnings(ordered, groups, health, shared, left_out)
+    notes += superseded_notes(sets)
     return Analysis(
         runs=ordered,
         groups=groups,
@@ -281,7 +298,29 @@ def _rank(group: GroupSummary) -> tuple[float, str]:
 
 
 def _key(run: MedspRun) -> GroupKey:
-    return (run.model, run.strategy, run.protocol, run.grader)
+    place = set_location(run)
+    return (run.model, run.strategy, run.protocol, run.grader, place[0] if place else "")
+
+
+def in_parts(group: GroupSummary, sets: Sequence[ShardSet]) -> None:
+    """Mark the group of a run made in parts: its folder, the parts found, the parts missing
+    or failed."""
+    found = next((s for s in sets if s.location == group.key[4]), None)
+    if found is None:
+        return
+    group.shard_set = found.location
+    group.parts = found.parts_line
+    group.incomplete = found.problems()
+
+
+def superseded_notes(sets: Sequence[ShardSet]) -> list[str]:
+    """One note per part logged more than once: which attempt is read."""
+    return [
+        f"{s.location}: part {k}/{s.count} was logged {len(older) + 1} times; its newest "
+        f"attempt ({s.parts[k].name}) is read, not {', '.join(older)}."
+        for s in sets
+        for k, older in sorted(s.superseded.items())
+    ]
 
 
 def _labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
@@ -296,6 +335,9 @@ def _labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
     labels: dict[GroupKey, str] = {}
     for k in keys:
         extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
+        if k[4] and len({k[4] for k in keys}) > 1:
+            run = f"run {set_name(k[4])}"
+            extra = f"{extra}, {run}" if extra else run
         who = human_label(k[0]) if is_human_model(k[0]) else k[0]
         labels[k] = f"{who} ({extra})" if extra else who
     return labels
@@ -305,9 +347,13 @@ def run_labels(runs: Sequence[MedspRun]) -> dict[str, str]:
     """Each run's :attr:`MedspRun.label` by path; runs sharing one are numbered by creation."""
     ordered = sorted(runs, key=lambda r: r.created)
     same: dict[str, list[MedspRun]] = defaultdict(list)
-    for run in ordered:
-        same[run.label].append(run)
     names: dict[str, str] = {}
+    for run in ordered:
+        place, shard = set_location(run), run.task_metadata.shard
+        if place is not None and shard is not None:
+            names[run.path] = f"{run.label} (part {shard.part} of {set_name(place[0])})"
+        else:
+            same[run.label].append(run)
     for label, members in same.items():
         for i, run in enumerate(members, start=1):
             names[run.path] = label if len(members) == 1 else f"{label} (run {i} of {len(members)})"
@@ -609,7 +655,20 @@ def _warnings(
                 f"were re-run and scored in another log of the group: {', '.join(h.replaced)}."
             )
     for g in groups:
-        if g.source == "pooled":
+        for line in g.incomplete:
+            flags.append(f"{g.label} is an incomplete run ({g.parts}): {line}.")
+    for g in groups:
+        if g.shard_set is not None:
+            notes.append(
+                f"{g.label}: one run in {g.parts} ({g.shard_set}); "
+                + (
+                    "its numbers are computed from the per-sample rubric counts with the "
+                    "scorer's own macro, micro and intervals."
+                    if g.source == "pooled"
+                    else "its numbers are the part's own."
+                )
+            )
+        elif g.source == "pooled":
             notes.append(
                 f"{g.label}: {len(g.runs)} logs pooled; its numbers are computed from the "
                 "per-sample rubric counts with the scorer's own macro, micro and intervals."
