@@ -262,6 +262,39 @@ def test_a_part_in_the_folder_of_another_part_is_refused(demo_runs: Path, tmp_pa
         analyse(runs)
 
 
+def test_a_failed_part_is_named_with_its_retry_and_an_older_attempt_is_superseded(
+    demo_runs: Path, tmp_path: Path
+) -> None:
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    run = tmp_path / "run.shards"
+    copy_part(demo_runs / "parts2" / "demo.shards", run, 1)
+    copy_part(demo_runs / "parts2" / "demo.shards", run, 2)
+    # part 2 stopped with an error after none of its encounters was logged (a newer attempt)
+    source = next((run / "2").glob("*.eval"))
+    stopped = read_eval_log(str(source))
+    stopped.status, stopped.samples, stopped.reductions = "error", [], None
+    stopped.eval.created = "2099-01-01T00:00:00+00:00"
+    write_eval_log(stopped, str(run / "2" / "2099-01-01T00-00-00-00-00_stopped.eval"))
+    # part 1 failed once, then its retry finished (the failed attempt is older)
+    failed = read_eval_log(str(next((run / "1").glob("*.eval"))))
+    failed.status, failed.eval.created = "error", "2000-01-01T00:00:00+00:00"
+    write_eval_log(failed, str(run / "1" / "2000-01-01T00-00-00-00-00_failed.eval"))
+
+    analysis = analyse(collect([run])[0])
+    group = analysis.groups[0]
+    size = TaskMetadata.read(stopped.eval.metadata).shard.size(2)  # type: ignore[union-attr]
+    line = (
+        f"{run}: part 2/2 failed (status error, 0 of its {size} scenario"
+        f"{'s' if size > 1 else ''} scored): retry it with inspect eval-retry "
+        f"{run / '2' / '2099-01-01T00-00-00-00-00_stopped.eval'} --log-dir {run}/2"
+    )
+    assert group.incomplete == [line] and group.flagged and group.flag_words == "incomplete run"
+    assert any(line in f for f in analysis.flags)
+    assert any("part 1/2 was logged 2 times" in n for n in analysis.notes)
+    assert len(analysis.runs) == 2  # the older attempt of part 1 is not read as a run
+
+
 def test_two_runs_of_one_model_are_two_groups(demo_runs: Path) -> None:
     runs, _ = collect([demo_runs / "parts2", demo_runs / "parts3"])
     analysis = analyse(runs)
