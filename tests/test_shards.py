@@ -34,7 +34,7 @@ from inspect_medsp.record.shards import Shard, shard_folder
 from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.report.collect import collect
 from inspect_medsp.report.findings import analyse
-from inspect_medsp.workload.shards import RunShape, take_part, weigh
+from inspect_medsp.workload.shards import RunShape, deal, take_part, weigh
 
 SCRIPTED = "medsp/scripted"
 DEMO_IDS = ["demo_anaphylaxis/scenario1", "demo_bad_news/scenario1", "demo_peds_asthma/scenario1"]
@@ -87,15 +87,20 @@ def test_the_full_benchmark_splits_into_parts_of_equal_calls_and_close_tokens(
 ) -> None:
     records = list(from_rubrics("medsp1000", {"upstream_dir": str(upstream)}).records)
     shape = RunShape(max_turns=12)
-    weights = {r.scenario.id: weigh(r, shape) for r in records}
-    parts = [take_part(records, Shard(index=k, count=4), shape)[0] for k in range(1, 5)]
-    ids = [r.scenario.id for part in parts for r in part]
-    assert len(ids) == len(set(ids)) == len(records)
-    calls = [sum(weights[r.scenario.id].calls for r in part) for part in parts]
-    tokens = [sum(weights[r.scenario.id].tokens for r in part) for part in parts]
-    heaviest = max(w.tokens for w in weights.values())
-    assert max(calls) - min(calls) <= max(w.calls for w in weights.values())
-    assert max(tokens) - min(tokens) <= heaviest, tokens
+    ids = [r.scenario.id for r in records]
+    weights = [weigh(r, shape) for r in records]
+    parts = deal(ids, weights, 4)
+    assert len(records) == 1548 and sorted(set(parts)) == [1, 2, 3, 4]
+    by_part = [[w for w, p in zip(weights, parts, strict=True) if p == k] for k in (1, 2, 3, 4)]
+    calls = [sum(w.calls for w in part) for part in by_part]
+    tokens = [sum(w.tokens for w in part) for part in by_part]
+    assert max(calls) - min(calls) <= max(w.calls for w in weights)
+    assert max(tokens) - min(tokens) <= max(w.tokens for w in weights), tokens
+    assert max(tokens) - min(tokens) < 0.001 * min(tokens), tokens  # within a tenth of 1%
+    # the task's part is this split's
+    kept, stored = take_part(records, Shard(index=3, count=4), shape)
+    assert [r.scenario.id for r in kept] == [i for i, p in zip(ids, parts, strict=True) if p == 3]
+    assert stored.sizes == [parts.count(k) for k in (1, 2, 3, 4)]
 
 
 @pytest.mark.parametrize(
@@ -405,6 +410,7 @@ def test_parts_written_to_s3_are_reported_from_there(s3_bucket: str, tmp_path: P
     assert group.parts == "2 of 2 parts" and group.shard_set == run
     assert sorted(s.id for s in group.samples) == DEMO_IDS
     assert round(group.metrics["macro"], 4) == 0.7059  # 12/17, 11/17, 13/17
+    assert report_main([run, "--out", str(tmp_path / "cli")]) == 0  # the command takes the URL
     assert not any(s for s in (tmp_path / "out").glob("*.eval"))
 
 
