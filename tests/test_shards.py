@@ -303,7 +303,10 @@ def test_a_failed_part_is_named_with_its_retry_and_an_older_attempt_is_supersede
 def test_two_runs_of_one_model_are_two_groups(demo_runs: Path) -> None:
     runs, _ = collect([demo_runs / "parts2", demo_runs / "parts3"])
     analysis = analyse(runs)
-    assert len(analysis.groups) == 2 and len({g.key for g in analysis.groups}) == 2
+    assert len(analysis.groups) == 2 and len({g.label for g in analysis.groups}) == 2
+    assert {g.label for g in analysis.groups} == {
+        f"medsp/scripted (run {demo_runs / f'parts{n}' / 'demo.shards'})" for n in (2, 3)
+    }
     assert sorted(g.parts for g in analysis.groups) == ["2 of 2 parts", "3 of 3 parts"]
     assert all(len(g.samples) == 3 and not g.flagged for g in analysis.groups)
 

@@ -332,11 +332,15 @@ def _labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
         for i, name in ((1, "strategy"), (2, "protocol"), (3, "judge"))
         if len({k[i] for k in keys}) > 1
     ]
+    sets = sorted({k[4] for k in keys})
+    names = [set_name(s) for s in sets]
+    # a shard set by its folder's name, or its whole location when two folders share the name
+    set_names = {s: n if names.count(n) == 1 else s for s, n in zip(sets, names, strict=True)}
     labels: dict[GroupKey, str] = {}
     for k in keys:
         extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
-        if k[4] and len({k[4] for k in keys}) > 1:
-            run = f"run {set_name(k[4])}"
+        if k[4] and len(sets) > 1:
+            run = f"run {set_names[k[4]]}"
             extra = f"{extra}, {run}" if extra else run
         who = human_label(k[0]) if is_human_model(k[0]) else k[0]
         labels[k] = f"{who} ({extra})" if extra else who
