@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -34,6 +35,7 @@ from inspect_medsp.record.shards import Shard, shard_folder
 from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.report.collect import collect
 from inspect_medsp.report.findings import analyse
+from inspect_medsp.report.shards import shard_sets
 from inspect_medsp.workload.shards import RunShape, deal, take_part, weigh
 
 SCRIPTED = "medsp/scripted"
@@ -451,3 +453,56 @@ def test_the_local_recipe_runs_the_same_command_line() -> None:
     recipe = readme.split("### A sweep in parts", 1)[1].split("\n## ", 1)[0]
     blocks = recipe.split("```bash")[1:]
     assert sum(readme_command() in block for block in blocks) >= 2
+
+
+def test_the_pods_script_runs_its_part_skips_it_when_done_and_retries_a_failed_one(
+    tmp_path: Path,
+) -> None:
+    docs = yaml.safe_load_all((REPO / "deploy" / "k8s" / "medsp-parts.yaml").read_text())
+    job = next(d for d in docs if d and d.get("kind") == "Job")
+    shell, flag, script = job["spec"]["template"]["spec"]["containers"][0]["command"]
+    assert shell == "/bin/sh"
+    run = tmp_path / "run.shards"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("INSPECT_")},
+        "JOB_COMPLETION_INDEX": "1",  # the second pod: part 2/2
+        "RUN": str(run),
+        "TASK": "medsp_demo",
+        "MODEL": SCRIPTED,
+        "JUDGE": SCRIPTED,
+        "N": "2",
+        "CONNECTIONS": "2",
+    }
+
+    def pod() -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [shell, flag, script], env=env, cwd=tmp_path, capture_output=True, text=True,
+            timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done
+
+    pod()
+    first = list((run / "2").glob("*.eval"))
+    assert len(first) == 1 and not (run / "1").exists()
+    assert "part 2/2 has finished already" in pod().stdout
+    assert list((run / "2").glob("*.eval")) == first
+
+    # the part's log stopped with an error and none of its encounters: the pod retries it
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    stopped = read_eval_log(str(first[0]))
+    stopped.status, stopped.samples, stopped.reductions, stopped.results = "error", [], None, None
+    write_eval_log(stopped, str(first[0]))
+    pod()
+    attempts = sorted((run / "2").glob("*.eval"))
+    assert len(attempts) == 2
+    runs, _ = collect([run])
+    (found,) = shard_sets(runs)[1]
+    assert found.parts[2].status == "success" and found.superseded[2] == [str(first[0])]
+    assert sorted(s.id for s in found.parts[2].samples) == sorted(
+        r.scenario.id
+        for r in take_part(
+            from_rubrics("medsp_demo", {}).records, Shard(index=2, count=2), RunShape(max_turns=12)
+        )[0]
+    )
