@@ -302,6 +302,20 @@ def test_a_failed_part_is_named_with_its_retry_and_an_older_attempt_is_supersede
     assert len(analysis.runs) == 2  # the older attempt of part 1 is not read as a run
 
 
+def test_parts_gathered_in_one_flat_folder_are_still_one_run(
+    demo_runs: Path, tmp_path: Path
+) -> None:
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for log in (demo_runs / "parts3" / "demo.shards").glob("*/*.eval"):
+        shutil.copy(log, flat / log.name)
+    analysis = analyse(collect([flat])[0])
+    (group,) = analysis.groups
+    assert group.parts == "3 of 3 parts" and group.shard_set is not None
+    assert group.shard_set.startswith("selection ") and not group.flagged
+    assert sorted(s.id for s in group.samples) == DEMO_IDS
+
+
 def test_two_runs_of_one_model_are_two_groups(demo_runs: Path) -> None:
     runs, _ = collect([demo_runs / "parts2", demo_runs / "parts3"])
     analysis = analyse(runs)
