@@ -18,6 +18,7 @@ from inspect_ai.solver import Solver
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
+from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records
 from inspect_medsp.data.manifest import manifest_digest
 from inspect_medsp.data.models import SampleRecord
@@ -203,7 +204,11 @@ def medsp_task(
             rubric_revision=rubric_revision,
         )
         published = published_scenarios(name)
-        update = {"published": published, "rubrics_differ": rubrics_differ}
+        update = {
+            "published": published,
+            "rubrics_differ": rubrics_differ,
+            "case_set": published_set(name, data_revision, rubric_revision),
+        }
         return records, report.model_copy(update=update)
 
     return task_of(

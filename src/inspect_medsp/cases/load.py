@@ -14,6 +14,7 @@ from pathlib import Path
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.layout import PACKETS, SCENARIO
 from inspect_medsp.cases.read import CaseFiles
+from inspect_medsp.data.caseset import custom_set
 from inspect_medsp.data.dataset import LoadReport, load_records, select_ids
 from inspect_medsp.data.models import Packets, Rubric, SampleRecord, Scenario
 from inspect_medsp.data.rubrics import RUBRICS_FOLDER
@@ -99,7 +100,8 @@ def load_custom(
     if published is not None:
         records, report = load_records(*published, scenarios=scenarios, name=CUSTOM)
         name = set_name(root, len(records))
-        return [r.model_copy() for r in records], report.model_copy(update={"name": name})
+        update = {"name": name, "case_set": custom_set(root, len(records), [])}
+        return [r.model_copy() for r in records], report.model_copy(update=update)
     checked = check_set(root, content=False)
     if checked.problems:
         first = checked.problems[0].line()
@@ -113,8 +115,10 @@ def load_custom(
     chosen = [by_id[i] for i in ids]
     records = [record_of(case) for case in chosen]
     name = set_name(root, len(records))
-    report = LoadReport.of(name, [r.rubric for r in records], {}, {})
     drafts = [c.facts.id for c in chosen if c.facts is not None and c.facts.status == "draft"]
+    report = LoadReport.of(name, [r.rubric for r in records], {}, {}).model_copy(
+        update={"case_set": custom_set(root, len(by_id), drafts)}
+    )
     if drafts:
         report = report.model_copy(update={"warnings": [drafts_line(name, drafts, root)]})
     return records, report
