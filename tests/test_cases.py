@@ -87,7 +87,7 @@ def test_a_garbage_rubric_is_a_few_lines_and_no_traceback(case: Path) -> None:
     assert done.returncode == 1
     assert len(lines_of(said)) <= 5
     assert "Traceback" not in said
-    assert "rubric.yaml: not valid YAML" in said and "fix:" in said
+    assert "rubric.yaml:1: YAML cannot read this line" in said and "fix:" in said
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

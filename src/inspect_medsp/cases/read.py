@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 from pydantic import ValidationError
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from inspect_medsp.cases.layout import (
     CASE_FILE,
@@ -23,7 +24,14 @@ from inspect_medsp.cases.layout import (
     CaseFacts,
     strip_comments,
 )
-from inspect_medsp.cases.problems import Problem, shown
+from inspect_medsp.cases.problems import Problem, ProblemKind, shown
+from inspect_medsp.cases.yamlfile import (
+    NULL_TAG,
+    Fault,
+    compose,
+    duplicate_keys,
+    item_of,
+)
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES, Competency
 from inspect_medsp.data.scenarios import strip_deleted
 
@@ -122,6 +130,13 @@ def _yaml(case: CaseFiles, path: Path, what: str) -> tuple[bool, Any]:
     is not UTF-8 or not YAML is a problem."""
     text = read_text(case, path)
     if text is None:
+        return False, None
+    node, faults = compose(text)
+    if node is not None:
+        faults += duplicate_keys(node)
+    for fault in faults:
+        _fault(case, path, fault)
+    if faults:
         return False, None
     try:
         return True, yaml.safe_load(text)
@@ -242,27 +257,41 @@ def _read_packet(case: CaseFiles, packet: str) -> None:
 
 def _read_rubric(case: CaseFiles) -> None:
     path = case.folder / RUBRIC_FILE
-    data = _mapping(
-        case,
-        path,
-        "rubric",
-        (
+    if not path.is_file():
+        case.add(
+            path,
             "no_items",
             "missing: the case has no rubric",
             f"add {RUBRIC_FILE} with items under {', '.join(COMPETENCIES)}",
-        ),
-        (
-            "is not items under competency names (it reads as {kind})",
+        )
+        return
+    text = read_text(case, path)
+    if text is None:
+        return
+    node, faults = compose(text)
+    if node is not None:
+        faults += duplicate_keys(node)
+    for fault in faults:
+        _fault(case, path, fault)
+    if faults and node is None:
+        return
+    if node is not None and not isinstance(node, MappingNode):
+        kind = _kind(yaml.safe_load(text))
+        case.add(
+            path,
+            "rubric",
+            f"is not items under competency names (it reads as {kind})",
             f"write each competency on its own line ({', '.join(COMPETENCIES)}) followed by "
             "its items, one per line starting with '- '",
-        ),
-    )
-    if data is None:
+        )
         return
+    lines = text.splitlines()
     rubric: dict[Competency, list[str]] = {c: [] for c in COMPETENCIES}
-    for key, items in data.items():
+    first: dict[tuple[str, str], int] = {}
+    for key_node, items in node.value if node is not None else []:
+        key = str(key_node.value)
         if key not in COMPETENCIES:
-            upper = str(key).strip().upper()
+            upper = key.strip().upper()
             hint = f" (did you mean {upper}?)" if upper in COMPETENCIES else ""
             case.add(
                 path,
@@ -271,21 +300,42 @@ def _read_rubric(case: CaseFiles) -> None:
                 f"put its items under one of {COMPETENCY_LIST}",
             )
             continue
-        if items is None:
+        if isinstance(items, ScalarNode) and items.tag == NULL_TAG:
             continue
-        if not isinstance(items, list) or not all(
-            isinstance(i, str) and i.strip() for i in items
-        ):
-            case.add(
+        if not isinstance(items, SequenceNode):
+            _fault(
+                case,
                 path,
-                "rubric",
-                f"'{key}' must be a list of items, each a line of text starting with '- '",
-                f"write the items under {key}: one per line as '- <what the clinician does>'",
+                Fault(
+                    items.start_mark.line + 1,
+                    f"'{key}' must be a list of items, each a line of text starting with '- '",
+                    f"write the items under {key}: one per line as '- <what the clinician "
+                    "does>'",
+                ),
             )
             continue
-        rubric[key] = [i.strip() for i in items]
+        for child in items.value:
+            item = item_of(child, lines)
+            if isinstance(item, Fault):
+                _fault(case, path, item)
+                continue
+            same = (key, " ".join(item.text.split()).casefold())
+            if same in first:
+                _fault(
+                    case,
+                    path,
+                    Fault(
+                        item.line,
+                        f"{key} item repeats line {first[same]} word for word: the grader "
+                        "gives one verdict per item, so the copy is never judged",
+                        "delete one of the two",
+                    ),
+                )
+                continue
+            first[same] = item.line
+            rubric[key].append(item.text)
     total = sum(len(v) for v in rubric.values())
-    if total == 0 and not any(p.file == shown(path) for p in case.problems):
+    if total == 0 and not any(p.file.startswith(shown(path)) for p in case.problems):
         case.add(
             path,
             "no_items",
@@ -294,6 +344,14 @@ def _read_rubric(case: CaseFiles) -> None:
             f"{', '.join(COMPETENCIES)}",
         )
     case.rubric = rubric
+
+
+def _fault(case: CaseFiles, path: Path, fault: Fault) -> None:
+    """A fault of a YAML file as the case's problem, naming the file and line."""
+    kind: ProblemKind = "facts" if path.name == CASE_FILE else "rubric"
+    case.problems.append(
+        Problem(file=f"{shown(path)}:{fault.line}", kind=kind, message=fault.message, fix=fault.fix)
+    )
 
 
 def _kind(value: object) -> str:
