@@ -357,6 +357,8 @@ def test_medsp_estimate_builds_a_custom_task(tmp_path: Path) -> None:
 def _marked_set(root: Path) -> Path:
     folder = root / "marked" / "chest"
     new_case(folder)
+    facts = folder / "case.yaml"
+    facts.write_text(facts.read_text().replace("[Margaret Hale,", "[Reyes,"))
     _write(
         folder / "examinee" / "01_door_note.md",
         "# Door note\n\nMr. Reyes, 58, chest pain for one hour.\n",

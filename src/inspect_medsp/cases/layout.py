@@ -79,6 +79,9 @@ class CaseFacts(BaseModel):
     status: Status
     source: str | None = Field(default=None)
     """Where the case comes from (optional, free text)."""
+    names: list[Text] = Field(default_factory=list)
+    """The names the case invents for its people (patient, relatives, staff): ``check``
+    flags every other name it finds. Read by ``check`` only: ``case.yaml`` reaches no model."""
 
     def metadata(self) -> dict[str, str]:
         """The sample metadata of the case, with the published layout's field names."""
@@ -98,5 +101,15 @@ class CaseFacts(BaseModel):
         return meta
 
 
-FIELDS = ("id", "title", "specialty", "patient", "setting", "language", "status", "source")
+FIELDS = (
+    "id",
+    "title",
+    "specialty",
+    "patient",
+    "setting",
+    "language",
+    "status",
+    "source",
+    "names",
+)
 """The fields of ``case.yaml``, in the order a template writes them."""

@@ -47,6 +47,7 @@ FIELD_FIX: dict[str, str] = {
     "status": "write status: draft until a clinician has reviewed the case, then "
     "status: reviewed",
     "source": "say where the case comes from in one line of text, or delete the line",
+    "names": "list the names the case invents, e.g. names: [Margaret Hale, Daniel Osei]",
 }
 """How to fix each field of ``case.yaml``."""
 
