@@ -18,6 +18,7 @@ from inspect_ai.solver import Solver
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
+from inspect_medsp.cases.privacy import refusal, set_findings
 from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records
 from inspect_medsp.data.manifest import manifest_digest
@@ -41,7 +42,12 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import inspect_loading, loading_model, loading_role_models
+from inspect_medsp.preflight.context import (
+    inspect_loading,
+    loading_model,
+    loading_role_models,
+    loading_roles,
+)
 from inspect_medsp.record.grader import GRADER_ROLE
 from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
@@ -382,7 +388,46 @@ def custom_task(params: TaskParameters) -> Task:
             f"task parameter cases is required: medsp_custom runs your own cases, -T "
             f"cases=<folder> ({ACCEPTED['cases']})"
         )
-    return task_of(lambda: load_custom(folder, params.scenarios), params)
+    findings = set_findings(Path(folder)) if Path(folder).is_dir() else []
+    if params.identifiers == "refuse":
+        line = refusal(folder, findings, run_models(params))
+        if line is not None:
+            raise MedSPDataError(line)
+
+    def load() -> tuple[list[SampleRecord], LoadReport]:
+        records, report = load_custom(folder, params.scenarios)
+        return records, with_findings(report, findings, params.identifiers == "allow")
+
+    return task_of(load, params)
+
+
+def run_models(params: TaskParameters) -> list[str | None]:
+    """The models a run sends its cases to: the clinician (None when not known while the
+    task is built), each judged role's (bound with ``--model-role``, else ``judge``) and the
+    auditor's."""
+    roles = loading_roles()
+    judged = (*JUDGED_ROLES, *((AUDITOR_ROLE,) if params.audit else ()))
+    names: list[str | None] = [loading_model()]
+    for role in judged:
+        bound = roles.get(role)
+        names += bound.split(",") if bound else [params.judge]
+    return names
+
+
+def with_findings(report: LoadReport, findings: list[str], allowed: bool) -> LoadReport:
+    """The load report of a set that runs with identifier findings: the findings, and one
+    warning saying so."""
+    if not findings:
+        return report
+    n = len(findings)
+    why = "-T identifiers=allow" if allowed else "every model of the run is on this machine"
+    warning = (
+        f"{report.name}: {n} likely identifier{'' if n == 1 else 's'} left in the cases, sent "
+        f"as written ({why}); the log lists each (medsp_load.identifiers)"
+    )
+    return report.model_copy(
+        update={"identifiers": findings, "warnings": [*report.warnings, warning]}
+    )
 
 
 def registered(variant: Variant) -> Callable[..., Task]:

@@ -182,7 +182,7 @@ _NAME = (
     rf"(?:-[{_UP}]?[{_LOW}]+)*"
 )
 """A capitalised name (O'Brien, MacLeod, Jean-Luc), without a possessive 's."""
-_TOKEN = re.compile(_NAME)
+NAME_WORD = re.compile(_NAME)
 _TWO = rf"((?:{_NAME})(?:\s+{_NAME})?)"
 HONORIFIC = re.compile(rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Mister)\.?\s+{_TWO}")
 LABELLED = re.compile(
@@ -375,7 +375,7 @@ def _provider_names(attrs: tuple[str, ...]) -> frozenset[str]:
         for attr in attrs:
             for full in _listed(locale.Provider, attr):
                 for token in full.split():
-                    if len(token) >= 3 and _TOKEN.fullmatch(token):
+                    if len(token) >= 3 and NAME_WORD.fullmatch(token):
                         found.add(token)
     return frozenset(found)
 
@@ -419,7 +419,7 @@ def _is_eponym(line: str, end: int) -> bool:
 def _runs(line: str) -> list[list[re.Match[str]]]:
     """The capitalised words of ``line`` in runs (words joined by one space)."""
     runs: list[list[re.Match[str]]] = []
-    for token in _TOKEN.finditer(line):
+    for token in NAME_WORD.finditer(line):
         if token.start() and (line[token.start() - 1].isalnum() or line[token.start() - 1] == "_"):
             continue  # inside a word: "M1Wash"
         if runs and line[runs[-1][-1].end() : token.start()] == " ":
@@ -444,7 +444,7 @@ def _in_context(line: str, words: frozenset[str]) -> list[Finding]:
     found: list[Finding] = []
     for pattern in (HONORIFIC, LABELLED, RELATION):
         for match in pattern.finditer(line):
-            tokens = list(_TOKEN.finditer(match.group(1)))
+            tokens = list(NAME_WORD.finditer(match.group(1)))
             if pattern is not HONORIFIC:
                 while tokens and tokens[0].group(0) in not_names():
                     tokens = tokens[1:]  # a title: "her sister, Sister Lindgren"
@@ -495,7 +495,7 @@ def _listed_names(line: str, words: frozenset[str]) -> list[Finding]:
 
 def declared_tokens(names: list[str]) -> frozenset[str]:
     """The words of a case's declared invented names (``case.yaml``'s ``names:``)."""
-    return frozenset(t for name in names for t in _TOKEN.findall(name))
+    return frozenset(t for name in names for t in NAME_WORD.findall(name))
 
 
 def vocabulary(text: str) -> frozenset[str]:
@@ -527,6 +527,6 @@ def find(
         for match in pattern.finditer(line):
             claim(Finding(kind, match.group(0), match.start(), match.end()))
     for finding in [*_in_context(line, words), *_listed_names(line, words)]:
-        if not all(token in declared for token in _TOKEN.findall(finding.text)):
+        if not all(token in declared for token in NAME_WORD.findall(finding.text)):
             claim(finding)
     return sorted(taken, key=lambda f: f.start)

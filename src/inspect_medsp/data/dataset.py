@@ -80,6 +80,9 @@ class LoadReport(BaseModel):
     :mod:`inspect_medsp.data.manifest`), None when it is the published copy or unchecked."""
     case_set: CaseSet | None = None
     """Which set of cases was loaded (None in logs written before it was recorded)."""
+    identifiers: list[str] = Field(default_factory=list)
+    """The likely identifiers ``medsp-cases check`` found in a custom set that ran anyway,
+    one line each (``-T identifiers=allow``, or every model on this machine)."""
 
     @property
     def comparable(self) -> bool:
