@@ -467,3 +467,10 @@ async def test_draft_refuses_an_empty_vignette_and_a_taken_folder(case: Path) ->
         await draft_case("  \n", "medsp/scripted", case.parent / "other", "v.txt")
     with pytest.raises(MedSPDataError, match="already exists"):
         await draft_case(sample_vignette(), "medsp/scripted", case, "v.txt")
+
+
+def test_a_case_the_scripted_demo_cannot_play_is_refused_at_load(case: Path) -> None:
+    with pytest.raises(
+        MedSPParameterError, match=r"medsp/scripted cannot play 1 case .*\(mycase/scenario1\)"
+    ):
+        medsp_custom(cases=str(case.parent), judge="medsp/scripted")

@@ -55,6 +55,7 @@ from inspect_medsp.record.viewer import MEDSP_VIEWER
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.scripted.recognise import plays
 from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import strategy_policy
 
@@ -396,9 +397,31 @@ def custom_task(params: TaskParameters) -> Task:
 
     def load() -> tuple[list[SampleRecord], LoadReport]:
         records, report = load_custom(folder, params.scenarios)
+        refuse_unscripted(folder, records, run_models(params))
         return records, with_findings(report, findings, params.identifiers == "allow")
 
     return task_of(load, params)
+
+
+def refuse_unscripted(
+    folder: str, records: list[SampleRecord], models: list[str | None]
+) -> None:
+    """Stop the load when the scripted demo is to play a case it has no script for (it
+    replays the bundled demo's scenarios only), rather than fail in the middle of the run.
+
+    Raises:
+        MedSPParameterError: ``medsp/scripted`` plays a role and a case is not a demo's.
+    """
+    if SCRIPTED_MODEL not in models:
+        return
+    unplayable = [r.id for r in records if not plays(r)]
+    if unplayable:
+        n = len(unplayable)
+        raise MedSPParameterError(
+            f"{SCRIPTED_MODEL} cannot play {n} case{'' if n == 1 else 's'} of cases='{folder}' "
+            f"({', '.join(unplayable)}): it replays only the bundled demo's scenarios "
+            "(medsp-cases demo writes them); run these cases with a real model"
+        )
 
 
 def run_models(params: TaskParameters) -> list[str | None]:

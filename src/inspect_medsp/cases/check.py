@@ -52,15 +52,21 @@ def check_set(folder: Path, content: bool = True) -> SetCheck:
     """
     result = SetCheck(folder=folder)
     if not folder.is_dir():
-        problem = "is not a folder" if folder.exists() else "does not exist"
-        result.problems.append(
-            Problem(
-                file=shown(folder),
-                kind="no_cases",
-                message=problem,
-                fix="give the folder that holds your case folders (medsp-cases new "
-                f"{shown(folder)}/<case> starts one)",
+        if folder.exists():
+            problem = "is a file, not a folder of cases"
+            fix = (
+                "give the folder that holds your case folders; to draft a case from a "
+                f"vignette: medsp-cases draft {shown(folder)} --model <provider/model> --out "
+                "<folder>/<case>"
             )
+        else:
+            problem = "does not exist"
+            fix = (
+                "give the folder that holds your case folders (medsp-cases new "
+                f"{shown(folder)}/<case> starts one)"
+            )
+        result.problems.append(
+            Problem(file=shown(folder), kind="no_cases", message=problem, fix=fix)
         )
         return result
     for sub in case_folders(folder):

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import yaml
+
 from inspect_medsp.cases.identify import (
     FIXES,
     IdentifierKind,
@@ -131,7 +133,7 @@ def leaks(case: CaseFiles) -> list[Problem]:
 def identifiers(case: CaseFiles) -> list[Problem]:
     """Likely identifiers in any text file of the case, with the line they are on; the names
     ``case.yaml`` declares as invented are not flagged (:mod:`inspect_medsp.cases.identify`)."""
-    declared = declared_tokens(case.facts.names if case.facts is not None else [])
+    declared = declared_tokens(declared_names(case))
     words = vocabulary("\n".join(case.texts.values()))
     problems: list[Problem] = []
     for path, text in sorted(case.texts.items()):
@@ -141,6 +143,20 @@ def identifiers(case: CaseFiles) -> list[Problem]:
             for finding in find(line, declared, words):
                 problems.append(_identifier(path, number, finding.kind, finding.text))
     return problems
+
+
+def declared_names(case: CaseFiles) -> list[str]:
+    """The names ``case.yaml`` declares, read even when another of its fields is faulty (so
+    one mistake does not turn every invented name into a finding)."""
+    if case.facts is not None:
+        return case.facts.names
+    text = case.texts.get(case.folder / CASE_FILE)
+    try:
+        data = yaml.safe_load(text) if text is not None else None
+    except yaml.YAMLError:
+        return []
+    names = data.get("names") if isinstance(data, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []
 
 
 def _identifier(path: Path, line: int, kind: IdentifierKind, found: str) -> Problem:

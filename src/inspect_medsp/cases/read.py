@@ -120,6 +120,17 @@ def read_case(folder: Path) -> CaseFiles:
     """Read a case folder: facts, the four packets and the rubric, with every problem."""
     case = CaseFiles(folder=folder)
     _read_facts(case)
+    known = {CASE_FILE, RUBRIC_FILE, *PACKETS}
+    for path in sorted(folder.iterdir()):
+        if path.name not in known and not path.name.startswith("."):
+            case.add(
+                path,
+                "stray_file",
+                "not read by any role: a case holds case.yaml, rubric.yaml and the packet "
+                f"folders {', '.join(PACKETS)}",
+                "move it into a packet folder as a .md file if a role should read it, or out "
+                "of the case",
+            )
     for packet in PACKETS:
         _read_packet(case, packet)
     _read_rubric(case)
@@ -209,9 +220,13 @@ def _read_facts(case: CaseFiles) -> None:
                 message = f"field '{where}' is missing"
             elif error["type"] == "extra_forbidden":
                 message = f"field '{where}' is not a field of a case"
+            elif error["type"] == "string_pattern_mismatch" and name == "id":
+                value = " ".join(repr(error.get("input")).split())[:60]
+                message = f"field 'id' = {value}: not an id (no spaces or other signs)"
             else:
                 value = " ".join(repr(error.get("input")).split())[:60]
-                message = f"field '{where}' = {value}: {error['msg'].lower()}"
+                said = str(error["msg"])
+                message = f"field '{where}' = {value}: {said[:1].lower()}{said[1:]}"
             fix = FIELD_FIX.get(
                 name, f"delete it or correct its spelling (the fields: {', '.join(FIELDS)})"
             )
@@ -236,9 +251,10 @@ def _read_packet(case: CaseFiles, packet: str) -> None:
         if path.suffix.lower() not in PACKET_SUFFIXES:
             case.add(
                 path,
-                "empty_packet",
-                f"not read: only {' and '.join(PACKET_SUFFIXES)} files are packet text",
-                "save it as a .md file, or move it out of the case folder",
+                "stray_file",
+                f"not read by any role: only {' and '.join(PACKET_SUFFIXES)} files are packet "
+                "text",
+                "save it as a .md file if a role should read it, or move it out of the case",
             )
             continue
         text = read_text(case, path)
