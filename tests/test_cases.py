@@ -474,3 +474,23 @@ def test_a_case_the_scripted_demo_cannot_play_is_refused_at_load(case: Path) -> 
         MedSPParameterError, match=r"medsp/scripted cannot play 1 case .*\(mycase/scenario1\)"
     ):
         medsp_custom(cases=str(case.parent), judge="medsp/scripted")
+
+
+def test_check_verifies_the_stage_syntax(case: Path) -> None:
+    stages = case / "environment" / "01_stages.md"
+    text = stages.read_text(encoding="utf-8")
+    stages.write_text(
+        text.replace("## 1 treatment_and_response", "## Stage 1: Treatment").replace(
+            "## 2 disposition", "## 3 disposition"
+        ),
+        encoding="utf-8",
+    )
+    found = check_set(case.parent).problems
+    assert [p.kind for p in found] == ["stages"] * 3, [p.line() for p in found]
+    said = [p.line() for p in found]
+    assert '"## Stage 1: Treatment" is not a stage heading' in said[0]
+    assert "stage 3 (disposition) should be stage 1" in said[1]
+    assert "the stages table does not list the stage headings" in said[2]
+    assert all("environment/01_stages.md:" in line and "; fix: " in line for line in said)
+    with pytest.raises(MedSPDataError, match=r"01_stages\.md:\d+: "):
+        medsp_custom(cases=str(case.parent))

@@ -9,6 +9,7 @@ from inspect_medsp.cases.content import identifiers, leaks
 from inspect_medsp.cases.layout import CASE_FILE
 from inspect_medsp.cases.problems import Problem, shown
 from inspect_medsp.cases.read import CaseFiles, is_case, read_case
+from inspect_medsp.cases.stages import stage_faults
 
 
 @dataclass
@@ -82,6 +83,11 @@ def check_set(folder: Path, content: bool = True) -> SetCheck:
             )
             continue
         case = read_case(sub)
+        for where, fault in stage_faults(case):
+            at = f"{shown(Path(where))}:{fault.line}" if fault.line else shown(Path(where))
+            case.problems.append(
+                Problem(file=at, kind="stages", message=fault.message, fix=fault.fix)
+            )
         if content:
             case.problems.extend(leaks(case))
             case.problems.extend(identifiers(case))

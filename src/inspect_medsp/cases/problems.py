@@ -21,6 +21,7 @@ ProblemKind = Literal[
     "leak",
     "identifier",
     "stray_file",
+    "stages",
 ]
 
 CONTENT: frozenset[ProblemKind] = frozenset({"leak", "identifier", "stray_file"})
