@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -494,3 +495,30 @@ def test_check_verifies_the_stage_syntax(case: Path) -> None:
     assert all("environment/01_stages.md:" in line and "; fix: " in line for line in said)
     with pytest.raises(MedSPDataError, match=r"01_stages\.md:\d+: "):
         medsp_custom(cases=str(case.parent))
+
+
+def test_a_case_may_hold_several_scenarios(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = tmp_path / "ours"
+    write_demo(cases)
+    case = cases / "demo_anaphylaxis"
+    second = case / "scenario2"
+    second.mkdir()
+    for part in ("examinee", "patient", "environment", "evaluator"):
+        shutil.copytree(case / part, second / part)
+    (second / "rubric.yaml").write_text("PC:\n  - Gives oxygen\n", encoding="utf-8")
+    _append(second / "examinee" / "01_door_note.md", "\nSeen again on the ward the next day.\n")
+    assert problems(cases) == []
+    records, report = load_custom(cases)
+    ids = [r.id for r in records]
+    assert "demo_anaphylaxis/scenario1" in ids and "demo_anaphylaxis/scenario2" in ids
+    assert report.name == "custom: ours, 3 cases" and report.scenarios == 4
+    [again] = [r for r in records if r.id == "demo_anaphylaxis/scenario2"]
+    assert "the next day" in again.scenario.packets.examinee
+    assert [i.text for i in again.rubric.items()] == ["Gives oxygen"]
+    assert main(["show", str(second), "--role", "clinician"]) == 0
+    assert "Seen again on the ward the next day." in capsys.readouterr().out
+    # a further scenario's faults are the case's, named in its own folder
+    (second / "rubric.yaml").write_text("PC:\n  - 12\n", encoding="utf-8")
+    assert any("scenario2/rubric.yaml:2: item '12'" in line for line in problems(cases))

@@ -83,13 +83,14 @@ def check_set(folder: Path, content: bool = True) -> SetCheck:
             )
             continue
         case = read_case(sub)
-        for where, fault in stage_faults(case):
+        faults = [f for scenario in case.scenarios for f in stage_faults(scenario)]
+        for where, fault in faults:
             at = f"{shown(Path(where))}:{fault.line}" if fault.line else shown(Path(where))
             case.problems.append(
                 Problem(file=at, kind="stages", message=fault.message, fix=fault.fix)
             )
         if content:
-            case.problems.extend(leaks(case))
+            case.problems.extend(p for scenario in case.scenarios for p in leaks(scenario))
             case.problems.extend(identifiers(case))
         result.cases.append(case)
         result.problems.extend(case.problems)

@@ -13,7 +13,10 @@ from inspect_medsp.data.models import Role
 CASE_FILE = "case.yaml"
 RUBRIC_FILE = "rubric.yaml"
 SCENARIO = "scenario1"
-"""Every case in the case format is one scenario of the published layout: ``<id>/scenario1``."""
+"""A case's first scenario, the one its own packets and rubric make: ``<id>/scenario1``."""
+MORE_SCENARIOS = re.compile(r"^scenario([2-9]|[1-9][0-9]+)$")
+"""A folder of a further scenario of the case (``scenario2/`` ...), holding its own packet
+folders and rubric; the case's facts are shared."""
 
 PACKETS: dict[str, Role] = {
     "examinee": "examinee",

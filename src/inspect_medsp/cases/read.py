@@ -17,10 +17,12 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from inspect_medsp.cases.layout import (
     CASE_FILE,
     FIELDS,
+    MORE_SCENARIOS,
     PACKET_ROLES,
     PACKET_SUFFIXES,
     PACKETS,
     RUBRIC_FILE,
+    SCENARIO,
     CaseFacts,
     strip_comments,
 )
@@ -78,6 +80,16 @@ class CaseFiles:
     rubric: dict[Competency, list[str]] | None = None
     problems: list[Problem] = field(default_factory=list)
     texts: dict[Path, str] = field(default_factory=dict)
+    scenario: str = SCENARIO
+    """Which scenario of the case these packets and rubric make."""
+    more: list[CaseFiles] = field(default_factory=list)
+    """The case's further scenarios (``scenario2/`` ...), each read the same way; their
+    problems and texts are the case's too."""
+
+    @property
+    def scenarios(self) -> list[CaseFiles]:
+        """Every scenario of the case, the first one first."""
+        return [self, *self.more]
     """Every text file of the case that could be read, as written (for the content checks)."""
 
     def sections(self, packet: str) -> list[tuple[str, str]]:
@@ -121,8 +133,10 @@ def read_case(folder: Path) -> CaseFiles:
     case = CaseFiles(folder=folder)
     _read_facts(case)
     known = {CASE_FILE, RUBRIC_FILE, *PACKETS}
-    for path in sorted(folder.iterdir()):
-        if path.name not in known and not path.name.startswith("."):
+    for path in sorted(folder.iterdir(), key=_scenario_order):
+        if path.is_dir() and MORE_SCENARIOS.match(path.name):
+            case.more.append(_read_scenario(case, path))
+        elif path.name not in known and not path.name.startswith("."):
             case.add(
                 path,
                 "stray_file",
@@ -135,6 +149,34 @@ def read_case(folder: Path) -> CaseFiles:
         _read_packet(case, packet)
     _read_rubric(case)
     return case
+
+
+def _scenario_order(path: Path) -> tuple[int, str]:
+    match = MORE_SCENARIOS.match(path.name)
+    return (int(match.group(1)) if match else 0, path.name)
+
+
+def _read_scenario(case: CaseFiles, folder: Path) -> CaseFiles:
+    """A further scenario of ``case``: its packets and rubric, its problems and texts added
+    to the case's."""
+    scenario = CaseFiles(folder=folder, facts=case.facts, scenario=folder.name)
+    for packet in PACKETS:
+        _read_packet(scenario, packet)
+    _read_rubric(scenario)
+    known = {RUBRIC_FILE, *PACKETS}
+    for path in sorted(folder.iterdir()):
+        if path.name not in known and not path.name.startswith("."):
+            scenario.add(
+                path,
+                "stray_file",
+                "not read by any role: a scenario folder holds rubric.yaml and the packet "
+                f"folders {', '.join(PACKETS)}",
+                "move it into a packet folder as a .md file if a role should read it, or out "
+                "of the case",
+            )
+    case.problems.extend(scenario.problems)
+    case.texts.update(scenario.texts)
+    return scenario
 
 
 def _yaml(case: CaseFiles, path: Path, what: str) -> tuple[bool, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+from inspect_medsp.cases.layout import CASE_FILE, MORE_SCENARIOS
 from inspect_medsp.cases.load import record_of
 from inspect_medsp.cases.read import read_case
 from inspect_medsp.encounter.texts import render
@@ -29,17 +30,20 @@ RECORD = "[the record of the encounter: written during the run]"
 
 
 def role_messages(case: Path, role: ShownRole) -> list[tuple[str, str]]:
-    """The messages ``role`` opens its conversation with, as (kind, text).
+    """The messages ``role`` opens its conversation with, as (kind, text), for the case's
+    first scenario (``case``) or a further one (``case/scenario2``).
 
     Raises:
         MedSPDataError: ``case`` is not a case folder, or has a problem that stops a run.
     """
-    read = read_case(case)
+    further = MORE_SCENARIOS.match(case.name) and (case.parent / CASE_FILE).is_file()
+    read = read_case(case.parent if further else case)
     stopping = [p for p in read.problems if p.stops_a_run]
     if read.facts is None or read.rubric is None or stopping:
         first = stopping[0].line() if stopping else f"{case}: not a case folder"
         raise MedSPDataError(f"{first} (medsp-cases check {case} lists every problem)")
-    record = record_of(read)
+    scenario = next((s for s in read.scenarios if s.folder == case), read)
+    record = record_of(scenario)
     packets = record.scenario.packets
     if role == "patient":
         return [
