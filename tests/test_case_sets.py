@@ -60,6 +60,8 @@ def three_sets(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
         root / "othercases" / "demo_anaphylaxis",
         ["Checks the ward's fire exits", "Orders a skull X-ray"],
     )
+    facts = root / "othercases" / "demo_peds_asthma" / "case.yaml"
+    facts.write_text(facts.read_text().replace("status: reviewed", "status: draft"))
     published = medsp_task(
         "MedSP1000",
         DEMO / "scenarios",
@@ -129,6 +131,11 @@ def test_runs_of_different_sets_are_separate_named_rows_with_nothing_replaced(
     )
     assert "pooled" not in report
     assert "Different case sets" in report
+    # the drafts a set ran are named in the report, as the run warned
+    assert (
+        "your cases: othercases, 2 cases: 1 case is a draft, not yet reviewed by a clinician: "
+        "demo_peds_asthma" in report
+    )
     table = (out / "table.md").read_text(encoding="utf-8")
     assert table.startswith("# Results: MedSP1000 and your cases: democases")
 

@@ -138,3 +138,13 @@ def test_the_acknowledgement_runs_the_set_and_the_log_records_it(tmp_path: Path)
     assert load is not None and len(load.identifiers) == 2
     assert all("01_patient.md" in f for f in load.identifiers)
     assert any("sent as written (-T identifiers=allow)" in w for w in load.warnings)
+
+
+def test_an_estimate_of_a_set_with_findings_sends_nothing_and_is_not_refused(
+    tmp_path: Path,
+) -> None:
+    from inspect_medsp.estimate.selection import from_task
+
+    cases = _leaky_set(tmp_path)
+    selection = from_task("medsp_custom", {"cases": str(cases)})
+    assert len(selection.records) == 3
