@@ -55,10 +55,21 @@ NEW = Command(
     arguments=_new_arguments,
     run=lambda args: _new(Path(args.case)),
 )
+def _check_description() -> str:
+    from inspect_medsp.cases.identify import CANNOT_SEE, LOOKS_FOR
+
+    looks = "; ".join(f"{kind}: {what}" for kind, what in LOOKS_FOR.items())
+    return (
+        "List every problem of a folder of cases, one line each; exit 1 if any. Likely "
+        f"identifiers it looks for: {looks}. Names a case declares in case.yaml (names:) "
+        f"are not flagged. It cannot see: {'; '.join(CANNOT_SEE)}."
+    )
+
+
 CHECK = Command(
     name="check",
     help="list every problem of a folder of cases",
-    description="List every problem of a folder of cases, one line each; exit 1 if any.",
+    description=_check_description(),
     arguments=_folder_arguments("a folder of case folders, or one case"),
     run=lambda args: _check(Path(args.folder)),
 )

@@ -11,9 +11,8 @@ Two methods, each for what it does well:
   only a name stands (after Mr, Mrs, Dr..., after "named", "name:", or after a relative or a
   member of staff: "her daughter Jane"). The list is the given and family names of Faker's
   61 locales whose names are in Latin script (a maintained MIT library on PyPI, about 19,000
-  given and 18,000 family names),
-  less the words that are also common English words and the clinical eponyms (Parkinson,
-  Glasgow, Wells) listed here.
+  given and 18,000 family names), less common English words and the clinical eponyms and
+  places a case uses as words (Parkinson, Glasgow, Wells): :mod:`~inspect_medsp.cases.namelists`.
 
 A statistical recogniser (spaCy, Presidio, a transformer) would find names no list has, but
 each needs a model downloaded from outside PyPI at run time, which a hospital's machine
@@ -32,9 +31,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib.resources import files
 from typing import Literal
+
+from inspect_medsp.cases.namelists import NAME_PATTERN, common_words, listed_names, not_names
 
 IdentifierKind = Literal[
     "name",
@@ -78,6 +77,15 @@ FIXES: dict[IdentifierKind, str] = {
     "postcode": "remove it, or name the region only",
 }
 """How to fix each kind."""
+
+CANNOT_SEE = (
+    "a name in no list and in no place only a name stands",
+    "a lone given name opening a sentence",
+    "lower-case names and names in non-Latin scripts",
+    "a day and month without a year",
+    "facts that identify only together (a small village and an unusual job)",
+)
+"""What the check cannot see, in words (``medsp-cases check --help``)."""
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -176,12 +184,7 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
 )
 """Each kind's patterns, in the order they are tried (the first to claim a stretch wins)."""
 
-_UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
-_NAME = (
-    rf"(?:[{_UP}]['\u2019](?=[{_UP}]))?[{_UP}][{_LOW}]+(?:[{_UP}][{_LOW}]+)?"
-    rf"(?:-[{_UP}]?[{_LOW}]+)*"
-)
-"""A capitalised name (O'Brien, MacLeod, Jean-Luc), without a possessive 's."""
+_NAME = NAME_PATTERN
 NAME_WORD = re.compile(_NAME)
 _TWO = rf"((?:{_NAME})(?:\s+{_NAME})?)"
 HONORIFIC = re.compile(rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Mister)\.?\s+{_TWO}")
@@ -214,16 +217,6 @@ EPONYM_AFTER = re.compile(
 """What follows an eponym rather than a person: ``Bell's palsy``, ``Glasgow Coma Scale``."""
 
 
-@lru_cache(maxsize=1)
-def not_names() -> frozenset[str]:
-    """Capitalised words that names lists know but cases use as something else (months,
-    common words, clinical eponyms and scores, places, languages): ``not_names.txt``."""
-    text = files("inspect_medsp.cases").joinpath("not_names.txt").read_text(encoding="utf-8")
-    return frozenset(
-        word for line in text.splitlines() for word in line.split("#")[0].split()
-    )
-
-
 @dataclass(frozen=True)
 class Finding:
     """One likely identifier in one line."""
@@ -232,175 +225,6 @@ class Finding:
     text: str
     start: int
     end: int
-
-
-def _listed(provider: type, attr: str) -> list[str]:
-    for klass in provider.__mro__:
-        value = klass.__dict__.get(attr)
-        if isinstance(value, dict):
-            return [str(k) for k in value]
-        if isinstance(value, tuple | list):
-            return [str(v) for v in value]
-    return []
-
-
-def _provider_names(attrs: tuple[str, ...]) -> frozenset[str]:
-    from faker.providers.person import (  # the locales whose names are in Latin script
-        az_AZ,
-        cs_CZ,
-        da_DK,
-        de_AT,
-        de_CH,
-        de_DE,
-        de_LI,
-        de_LU,
-        en,
-        en_GB,
-        en_IE,
-        en_IN,
-        en_KE,
-        en_NG,
-        en_NZ,
-        en_PK,
-        en_TH,
-        en_US,
-        es_AR,
-        es_CA,
-        es_CL,
-        es_CO,
-        es_ES,
-        es_MX,
-        et_EE,
-        fi_FI,
-        fr_BE,
-        fr_CA,
-        fr_CH,
-        fr_DZ,
-        fr_FR,
-        ga_IE,
-        ha_NG,
-        hr_HR,
-        hu_HU,
-        id_ID,
-        ig_NG,
-        is_IS,
-        it_IT,
-        lt_LT,
-        lv_LV,
-        nl_BE,
-        nl_NL,
-        no_NO,
-        pl_PL,
-        pt_BR,
-        pt_PT,
-        ro_RO,
-        sk_SK,
-        sl_SI,
-        sv_SE,
-        sw,
-        tr_TR,
-        tw_GH,
-        uz_UZ,
-        vi_VN,
-        yo_NG,
-        zh_CN,
-        zh_TW,
-        zu_ZA,
-    )
-
-    locales = (
-        az_AZ,
-        cs_CZ,
-        da_DK,
-        de_AT,
-        de_CH,
-        de_DE,
-        de_LI,
-        de_LU,
-        en,
-        en_GB,
-        en_IE,
-        en_IN,
-        en_KE,
-        en_NG,
-        en_NZ,
-        en_PK,
-        en_TH,
-        en_US,
-        es_AR,
-        es_CA,
-        es_CL,
-        es_CO,
-        es_ES,
-        es_MX,
-        et_EE,
-        fi_FI,
-        fr_BE,
-        fr_CA,
-        fr_CH,
-        fr_DZ,
-        fr_FR,
-        ga_IE,
-        ha_NG,
-        hr_HR,
-        hu_HU,
-        id_ID,
-        ig_NG,
-        is_IS,
-        it_IT,
-        lt_LT,
-        lv_LV,
-        nl_BE,
-        nl_NL,
-        no_NO,
-        pl_PL,
-        pt_BR,
-        pt_PT,
-        ro_RO,
-        sk_SK,
-        sl_SI,
-        sv_SE,
-        sw,
-        tr_TR,
-        tw_GH,
-        uz_UZ,
-        vi_VN,
-        yo_NG,
-        zh_CN,
-        zh_TW,
-        zu_ZA,
-    )
-    found: set[str] = set()
-    for locale in locales:
-        for attr in attrs:
-            for full in _listed(locale.Provider, attr):
-                for token in full.split():
-                    if len(token) >= 3 and NAME_WORD.fullmatch(token):
-                        found.add(token)
-    return frozenset(found)
-
-
-@lru_cache(maxsize=1)
-def listed_names() -> tuple[frozenset[str], frozenset[str]]:
-    """Every given and every family name in Latin script of Faker's locales, as listed."""
-    given = _provider_names(
-        (
-            "first_names",
-            "first_names_male",
-            "first_names_female",
-            "first_names_nonbinary",
-            "first_romanized_names",
-        )
-    )
-    return given, _provider_names(("last_names", "last_romanized_names"))
-
-
-@lru_cache(maxsize=1)
-def common_words() -> frozenset[str]:
-    """Capitalised common English words (Faker's English word list) and :func:`not_names`."""
-    from faker.providers.lorem.en_US import Provider as Lorem
-
-    return frozenset({w.capitalize() for w in Lorem.word_list} | not_names())
 
 
 _SENTENCE_END = re.compile(r"(?:[.!?:;\"\u201c(\[|]|^\s*(?:[-*+>#]+|\d+[.)]))\s*$")
