@@ -55,7 +55,7 @@ def planted_recall(path: Path = PLANTED, held_out: bool = False) -> Recall:
 
     Args:
         path: The planted set.
-        held_out: Only the entries written after the check was last changed.
+        held_out: Only the entries written after the check was tuned (never used to tune it).
     """
     entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     words = vocabulary("\n".join(str(e["line"]) for e in entries))
