@@ -11,7 +11,7 @@ import inspect
 import os
 import textwrap
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from inspect_ai import Task
 from pydantic import (
@@ -35,6 +35,8 @@ from inspect_medsp.record.trajectory import MAX_TURNS
 
 ACCEPTED: dict[str, str] = {
     "cases": "a folder of your own case folders (medsp-cases new <folder>/<case> starts one)",
+    "identifiers": "refuse or allow (allow: run a set whose check finds identifiers, even with "
+    "a remote model; the log records the findings)",
     "data_dir": "a local folder holding <case_id>/<scenarioN>/<role>/*.md (or omit it)",
     "upstream_dir": "a local folder holding rubrics/ and subset.json (or omit it)",
     "data_revision": "a Hub branch, tag or commit of byrLLCC/MedSP1000 (or omit it)",
@@ -72,8 +74,9 @@ SOURCE_PARAMETERS = ("data_dir", "upstream_dir", "data_revision")
 """Where the data comes from: parameters of the tasks that read the benchmark, not of the
 bundled demo."""
 
-CUSTOM_PARAMETERS = ("cases",)
-"""Where a custom set comes from: the parameter of ``medsp_custom`` alone."""
+CUSTOM_PARAMETERS = ("cases", "identifiers")
+"""Where a custom set comes from, and whether it may leave with identifiers in it: the
+parameters of ``medsp_custom`` alone."""
 
 CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None, "shard": str | None}
 """What a caller may pass where it is wider than the checked type (the checked value of
@@ -91,6 +94,12 @@ class TaskParameters(BaseModel):
         default=None,
         description="Your own cases: a folder of case folders (``docs/case-format.md``), "
         "or a tree in the published layout.",
+    )
+    identifiers: Literal["refuse", "allow"] = Field(
+        default="refuse",
+        description="What to do with a custom set in which ``medsp-cases check`` finds likely "
+        "identifiers: ``refuse`` to send it to a remote model, or ``allow`` it (the log "
+        "records the findings).",
     )
     data_dir: str | None = Field(
         default=None,

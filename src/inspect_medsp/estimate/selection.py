@@ -20,7 +20,7 @@ from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.task import StrategySettings, TaskMetadata
-from inspect_medsp.tasks import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.tasks import CUSTOM, medsp100, medsp1000, medsp_custom, medsp_demo
 from inspect_medsp.workload.shards import RunShape, take_part
 
 TASKS: dict[str, Callable[..., Task]] = {
@@ -88,6 +88,9 @@ def from_task(name: str, args: dict[str, Any]) -> Selection:
         MedSPDataError: A bad parameter or unavailable data (the task's own message).
     """
     check_args(name, args)
+    if name == CUSTOM.task and "identifiers" not in args:
+        # an estimate sends nothing to any model: a set's identifiers are its run's concern
+        args = {**args, "identifiers": "allow"}
     task = task_function(name)(**args)
     meta = TaskMetadata.read(task.metadata)
     if meta is None or meta.max_turns is None:

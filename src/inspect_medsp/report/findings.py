@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from inspect_medsp.data.caseset import CaseSet
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.human.names import human_label, is_human_model
 from inspect_medsp.record.grader import self_preference
@@ -48,9 +49,10 @@ UNJUDGED_LIMIT = 0.10
 """A run is flagged when more than this share of its rubric items got no verdict."""
 
 MetricsSource = Literal["log", "pooled", "samples"]
-GroupKey = tuple[str, str, str, str, str]
-"""Clinician, strategy, protocol, judge, and the shard set of a run made in parts ("" for a
-whole run): the parts of one run are one group, never pooled with another run."""
+GroupKey = tuple[str, str, str, str, str, str]
+"""Clinician, strategy, protocol, judge, the case set's key (:attr:`CaseSet.key`), and the shard
+set of a run made in parts ("" for a whole run): the parts of one run are one group, never
+pooled with another run."""
 Key = tuple[str, int]
 """A sample of a group: scenario id and epoch."""
 
@@ -111,7 +113,8 @@ class RunHealth(BaseModel):
 
 
 class GroupSummary(BaseModel):
-    """One leaderboard row: every run of one clinician, strategy, protocol and judge."""
+    """One leaderboard row: every run of one clinician, strategy, protocol and judge on one
+    set of cases."""
 
     key: GroupKey
     label: str
@@ -119,6 +122,7 @@ class GroupSummary(BaseModel):
     strategy: str
     protocol: str
     judge: str
+    case_set: CaseSet
     runs: list[str]
     metrics: dict[str, float]
     source: MetricsSource
@@ -175,9 +179,19 @@ class GroupSummary(BaseModel):
     @property
     def comparable(self) -> bool:
         """Scored every published scenario (always, when the published size is unknown), with
-        the published rubrics."""
-        complete = self.published is None or len(self.scored_ids) >= self.published
-        return complete and not self.rubrics_differ
+        the published rubrics, of a published set."""
+        return self.not_comparable is None
+
+    @property
+    def not_comparable(self) -> str | None:
+        """Why the row does not compare with the published numbers (None: it does)."""
+        if (why := self.case_set.not_comparable) is not None:
+            return why
+        if self.rubrics_differ:
+            return "graded against rubrics that are not the published ones"
+        if self.published is not None and len(self.scored_ids) < self.published:
+            return f"scored {self.coverage} published scenarios"
+        return None
 
     @property
     def coverage(self) -> str:
@@ -219,6 +233,9 @@ class Analysis(BaseModel):
     breakdowns: list[Breakdown] = Field(default_factory=list)
     strategy: list[StrategyCell] = Field(default_factory=list)
     shared_ids: list[str]
+    """The scenarios every group scored (none when the groups ran different case sets)."""
+    shared_by_set: dict[str, list[str]] = Field(default_factory=dict)
+    """The scenarios every group of a case set scored, by :attr:`CaseSet.key`."""
     comparisons: list[Comparison] = Field(default_factory=list)
     """Paired differences b - a of every pair of groups (leaderboard order), per competency."""
     left_out: list[str] = Field(default_factory=list)
@@ -264,9 +281,14 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     groups.sort(key=_rank)
 
     compared = [g for g in groups if g.scored_ids]
-    shared = sorted(set.intersection(*(g.scored_ids for g in compared))) if compared else []
+    shared_by_set = {
+        key: sorted(set.intersection(*(g.scored_ids for g in members)))
+        for key, members in by_set(compared).items()
+    }
     for group in compared:
-        group.shared = shared_macro(group.samples, set(shared))
+        group.shared = shared_macro(group.samples, set(shared_by_set[group.case_set.key]))
+    # scenario ids of different sets name different cases: nothing is shared across sets
+    shared = next(iter(shared_by_set.values())) if len(shared_by_set) == 1 else []
     left_out = [g.label for g in groups if not g.scored_ids]
 
     flags, notes = _warnings(ordered, groups, health, shared, left_out)
@@ -283,7 +305,12 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
         breakdowns=breakdowns([(g.label, g.samples) for g in groups]),
         strategy=strategy_cells([(g.label, g.clinician, g.strategy, g.metrics) for g in groups]),
         shared_ids=shared,
-        comparisons=pairwise([(g.label, g.samples) for g in groups]),
+        shared_by_set=shared_by_set,
+        comparisons=[
+            c
+            for members in by_set(groups).values()
+            for c in pairwise([(g.label, g.samples) for g in members])
+        ],
         left_out=left_out,
         flags=flags,
         notes=notes,
@@ -291,21 +318,42 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     )
 
 
-def _rank(group: GroupSummary) -> tuple[float, str]:
-    """Best macro first; groups without one last."""
+def _rank(group: GroupSummary) -> tuple[bool, str, float, str]:
+    """Sets apart (published sets first, then the user's own, each by name), then the best
+    macro first; groups without one last."""
     value = group.metric("macro")
-    return (-value if value is not None else 1.0, group.label)
+    return (
+        group.case_set.custom,
+        group.case_set.key,
+        -value if value is not None else 1.0,
+        group.label,
+    )
+
+
+def by_set(groups: Sequence[GroupSummary]) -> dict[str, list[GroupSummary]]:
+    """The groups of each case set (by :attr:`CaseSet.key`), in their order."""
+    found: dict[str, list[GroupSummary]] = defaultdict(list)
+    for group in groups:
+        found[group.case_set.key].append(group)
+    return dict(found)
 
 
 def _key(run: MedspRun) -> GroupKey:
     place = set_location(run)
-    return (run.model, run.strategy, run.protocol, run.grader, place[0] if place else "")
+    return (
+        run.model,
+        run.strategy,
+        run.protocol,
+        run.grader,
+        run.case_set.key,
+        place[0] if place else "",
+    )
 
 
 def in_parts(group: GroupSummary, sets: Sequence[ShardSet]) -> None:
     """Mark the group of a run made in parts: its folder, the parts found, the parts missing
     or failed."""
-    found = next((s for s in sets if s.location == group.key[4]), None)
+    found = next((s for s in sets if s.location == group.key[5]), None)
     if found is None:
         return
     group.shard_set = found.location
@@ -324,27 +372,42 @@ def superseded_notes(sets: Sequence[ShardSet]) -> list[str]:
 
 
 def _labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
-    """The clinician model (``human: <name>`` for a person), plus strategy, protocol and judge
-    where the runs differ in them."""
+    """The clinician model (``human: <name>`` for a person), plus strategy, protocol, judge
+    and the case set where the runs differ in them."""
     keys = list(dict.fromkeys(_key(r) for r in runs))
+    sets = {r.case_set.key: r.case_set for r in runs}
+    names = {key: _set_name(case_set, sets.values()) for key, case_set in sets.items()}
     varying = [
         (i, name)
         for i, name in ((1, "strategy"), (2, "protocol"), (3, "judge"))
         if len({k[i] for k in keys}) > 1
     ]
-    sets = sorted({k[4] for k in keys})
-    names = [set_name(s) for s in sets]
+    shard_sets = sorted({k[5] for k in keys})
+    shard_names = [set_name(s) for s in shard_sets]
     # a shard set by its folder's name, or its whole location when two folders share the name
-    set_names = {s: n if names.count(n) == 1 else s for s, n in zip(sets, names, strict=True)}
+    run_names = {
+        s: n if shard_names.count(n) == 1 else s
+        for s, n in zip(shard_sets, shard_names, strict=True)
+    }
     labels: dict[GroupKey, str] = {}
     for k in keys:
-        extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
-        if k[4] and len(sets) > 1:
-            run = f"run {set_names[k[4]]}"
-            extra = f"{extra}, {run}" if extra else run
+        parts = [f"{name}={k[i]}" for i, name in varying]
+        if len(sets) > 1:
+            parts.append(names[k[4]])
+        if k[5] and len(shard_sets) > 1:
+            parts.append(f"run {run_names[k[5]]}")
+        extra = ", ".join(parts)
         who = human_label(k[0]) if is_human_model(k[0]) else k[0]
         labels[k] = f"{who} ({extra})" if extra else who
     return labels
+
+
+def _set_name(case_set: CaseSet, sets: Iterable[CaseSet]) -> str:
+    """The set's label, with its revision when another set has the same label."""
+    same = [s for s in sets if s.label == case_set.label]
+    if len(same) > 1 and case_set.revision:
+        return f"{case_set.label} [{case_set.revision}]"
+    return case_set.label
 
 
 def run_labels(runs: Sequence[MedspRun]) -> dict[str, str]:
@@ -424,6 +487,7 @@ def _group(key: GroupKey, label: str, runs: list[MedspRun]) -> GroupSummary:
         strategy=key[1],
         protocol=key[2],
         judge=key[3],
+        case_set=runs[-1].case_set,
         runs=[r.name for r in runs],
         metrics=metrics,
         source=source,
@@ -585,34 +649,44 @@ def _warnings(
             f"Mixed judges: these runs were scored by {len(judges)} different grader models "
             f"({', '.join(judges)}); scores from different judges are not directly comparable."
         )
-    compared = [g for g in groups if g.label not in left_out]
-    sets = {frozenset(g.attempted_ids) for g in compared}
-    scored_sets = {frozenset(g.scored_ids) for g in compared}
+    case_sets = by_set(groups)
+    if len(case_sets) > 1:
+        named = "; ".join(
+            f"{members[0].case_set.label}: {', '.join(g.label for g in members)}"
+            for members in case_sets.values()
+        )
+        flags.append(
+            f"Different case sets ({named}): each set has its own rows, and no group is "
+            "compared with a group of another set (a scenario id of one set is not the same "
+            "case in another)."
+        )
+    for members in case_sets.values():
+        case_set = members[0].case_set
+        if case_set.custom:
+            flags.append(
+                f"These are your own cases ({case_set.label}), not the MedSP benchmark: the "
+                "numbers of their rows say how the clinician did on these cases only."
+            )
+        if case_set.drafts:
+            n = len(case_set.drafts)
+            flags.append(
+                f"{case_set.label}: {n} case{' is a draft' if n == 1 else 's are drafts'}, "
+                f"not yet reviewed by a clinician: {', '.join(case_set.drafts)}; treat their "
+                "results as provisional."
+            )
+    for members in case_sets.values():
+        flags += _scenario_flags([g for g in members if g.label not in left_out])
     if left_out:
         flags.append(
             f"Nothing was scored in {len(left_out)} group{'' if len(left_out) == 1 else 's'} "
             f"({'; '.join(left_out)}): left out of the comparison on shared scenarios (see "
             "the health of the runs for why)."
         )
-    if len(sets) > 1:
-        everyone = frozenset.intersection(*sets)
-        odd = "; ".join(
-            f"{g.label} ran {_scenarios(len(g.attempted_ids))}, {extra} of them not run by "
-            "every group"
-            for g in compared
-            if (extra := len(set(g.attempted_ids) - everyone))
-        )
-        flags.append(
-            f"Different scenario sets: the groups did not all run the same scenarios ({odd}; "
-            f"{len(everyone)} were run by every group). The comparison uses only the "
-            f"{_scenarios(len(shared))} every run scored."
-        )
-    elif len(scored_sets) > 1:
-        flags.append(
-            "The runs attempted the same scenarios but some failed to score; the comparison "
-            f"uses only the {_scenarios(len(shared))} every run scored."
-        )
-    revisions = {(r.task_metadata.data_revision, r.task_metadata.rubric_revision) for r in runs}
+    revisions = {
+        (r.task_metadata.data_revision, r.task_metadata.rubric_revision)
+        for r in runs
+        if not r.case_set.custom
+    }
     if len(revisions) > 1:
         shown = "; ".join(
             f"data {d or '-'}, rubrics {r or '-'}" for d, r in sorted(revisions, key=str)
@@ -631,12 +705,14 @@ def _warnings(
             "works, not what any model can do."
         )
     for g in groups:
-        if g.rubrics_differ and g.label not in left_out:
+        if g.case_set.custom or g.label in left_out:
+            continue
+        if g.rubrics_differ:
             flags.append(
                 f"{g.label} was graded against rubrics that are not the published ones "
                 f"({'; '.join(g.rubrics_differ)}): not comparable with the published numbers."
             )
-        elif not g.comparable and g.label not in left_out:
+        elif not g.comparable:
             flags.append(
                 f"{g.label} scored {g.coverage} published scenarios: not comparable with the "
                 "published numbers, which cover every one."
@@ -700,6 +776,32 @@ def _warnings(
             parts = "; ".join(f"{name} supplied {_scenarios(n)}" for name, n in g.supplied.items())
             notes.append(f"{g.label}: {parts}.")
     return flags, notes
+
+
+def _scenario_flags(compared: Sequence[GroupSummary]) -> list[str]:
+    """Whether the groups of one case set ran and scored the same scenarios."""
+    shared = set.intersection(*(g.scored_ids for g in compared)) if compared else set()
+    sets = {frozenset(g.attempted_ids) for g in compared}
+    scored_sets = {frozenset(g.scored_ids) for g in compared}
+    if len(sets) > 1:
+        everyone = frozenset.intersection(*sets)
+        odd = "; ".join(
+            f"{g.label} ran {_scenarios(len(g.attempted_ids))}, {extra} of them not run by "
+            "every group"
+            for g in compared
+            if (extra := len(set(g.attempted_ids) - everyone))
+        )
+        return [
+            f"Different scenario sets: the groups did not all run the same scenarios ({odd}; "
+            f"{len(everyone)} were run by every group). The comparison uses only the "
+            f"{_scenarios(len(shared))} every run scored."
+        ]
+    if len(scored_sets) > 1:
+        return [
+            "The runs attempted the same scenarios but some failed to score; the comparison "
+            f"uses only the {_scenarios(len(shared))} every run scored."
+        ]
+    return []
 
 
 def _why_no_metrics(group: GroupSummary) -> str:
