@@ -75,18 +75,25 @@ def trajectory(log: EvalLog, index: int = 0) -> Trajectory:
     return Trajectory(store=Store(log.samples[index].store))
 
 
-def ctrl_c_in(script: Script, at_call: int = 1, seconds: float = 0.5) -> Model:
+def ctrl_c_in(script: Script, at_call: int = 1, seconds: float = 0.5, last: bool = False) -> Model:
     """The script's model, which at its ``at_call``-th call receives Ctrl-C and then takes
-    ``seconds`` to answer (the chair asks in between)."""
+    ``seconds`` to answer (the chair asks in between); with ``last``, Ctrl-C comes as it
+    hands its answer back."""
 
     async def answer(
-        input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
         config: GenerateConfig,
-    ) -> ModelOutput:  # fmt: skip
-        if len(script.calls) + 1 == at_call:
+    ) -> ModelOutput:
+        pressed = len(script.calls) + 1 == at_call
+        if pressed and not last:
             signal.raise_signal(signal.SIGINT)
         await anyio.sleep(seconds)
-        return script(input, tools, tool_choice, config)
+        output = script(input, tools, tool_choice, config)
+        if pressed and last:
+            signal.raise_signal(signal.SIGINT)
+        return output
 
     return get_model("mockllm/model", custom_outputs=answer, memoize=False)
 
@@ -153,6 +160,27 @@ def test_ctrl_c_while_the_models_answer_and_n_goes_on_with_nothing_lost(
     assert traj.end == "should_end"
     assert traj.turns[0].clinician == ClinicianReply(speak="Hello.", actions=["check vital signs"])
     assert "Going on: the models are still answering your turn 1." in capsys.readouterr().out
+
+
+def test_ctrl_c_as_the_models_finish_is_asked_before_the_next_turn_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pressed in the environment's last moment: the stop question comes before anything of
+    the next turn is read (never after the person typed a whole turn that is then lost)."""
+    env = Script([environment(0, "initial_assessment")])
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n" + "y\n" + "\n")
+    log = run(
+        tmp_path,
+        roles(Script([patient("Doctor?")]), ctrl_c_in(env, last=True), Script([GRADED])),
+    )
+
+    traj = trajectory(log)
+    assert traj.end == "cancelled"
+    assert [t.clinician for t in traj.turns] in ([], [ClinicianReply(speak="Hello.")])
+    shown = capsys.readouterr().out
+    assert shown.count("Stop this encounter? It is then not scored. (y/N)") == 1
+    assert len(env.calls) == 1  # no second turn was played
+    assert "turn 2 of 12" not in shown  # no question of a next turn after the stop
 
 
 # --------------------------------------------------------------------------- during grading

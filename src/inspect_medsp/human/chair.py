@@ -28,8 +28,8 @@ from typing import Any
 from inspect_ai.util import Store, input_screen, store
 from rich.console import Console
 
-from inspect_medsp._inspect import display, sample_active
-from inspect_medsp.human.form import confirms, show
+from inspect_medsp._inspect import awaiting_human, display, sample_active
+from inspect_medsp.human.form import confirms, press_at_the_next_question, show
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.stop import PersonStop, grading_of
 from inspect_medsp.record.trajectory import Trajectory
@@ -57,6 +57,8 @@ class Seat:
     sent: ClinicianReply | None = None
     """The person's answer to that turn, once sent to the models."""
     asking: bool = False
+    stopped: bool = False
+    """The person stopped the encounter while the models answered (Inspect is ending it)."""
     app: Any = None
     """Inspect's full-screen display, whose Ctrl-C key the seat holds (None: another
     display, where Ctrl-C is the signal)."""
@@ -72,6 +74,11 @@ def take_seat(model: str, turn: int) -> None:
     active = sample_active()
     if _SEAT is not None and _SEAT.sample is active and active is not None:
         _SEAT.turn, _SEAT.sent = turn, None
+        if _SEAT.asking:
+            # pressed as the models finished: the question scheduled for it would come only
+            # after this turn's questions, so the first of them takes the press instead
+            _SEAT.asking = False
+            press_at_the_next_question()
         return
     leave_seat()
     if threading.current_thread() is not threading.main_thread():
@@ -84,6 +91,13 @@ def take_seat(model: str, turn: int) -> None:
     _SEAT = Seat(model, loop, contextvars.copy_context(), active, store(), previous, turn)
     signal.signal(signal.SIGINT, _on_ctrl_c)
     _SEAT.app = _hold_the_apps_ctrl_c()
+
+
+def stopped_while_the_models_answered() -> bool:
+    """Whether the person stopped the running sample's encounter while the models answered
+    their turn: no further question is asked of it."""
+    active = sample_active()
+    return _SEAT is not None and _SEAT.stopped and _SEAT.sample is active
 
 
 def answered(reply: ClinicianReply) -> None:
@@ -133,9 +147,11 @@ def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
 
 
 def _ask(seat: Seat) -> None:
+    if not seat.asking:
+        return  # a question of the turn took the press
     try:
         try:
-            with input_screen() as console:
+            with awaiting_human("question"), input_screen() as console:
                 if console.quiet:
                     raise RuntimeError("the screen is quiet")
                 pressed(seat, console)
@@ -181,6 +197,7 @@ def stop_encounter(seat: Seat) -> None:
             f"{seat.model} stopped the encounter at turn {seat.turn} (Ctrl-C while the models "
             f"answered it; {done} turn{'' if done == 1 else 's'} completed)"
         )
+    seat.stopped = True
     sent = seat.sent
     PersonStop(
         turn=seat.turn,

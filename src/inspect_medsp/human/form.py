@@ -97,7 +97,6 @@ def ctrl_c_at_the_prompt() -> Iterator[None]:
         yield
         return
     previous = signal.getsignal(signal.SIGINT)
-    _Keys.pressed = False
     signal.signal(signal.SIGINT, _at_the_prompt)
     try:
         yield
@@ -107,6 +106,11 @@ def ctrl_c_at_the_prompt() -> Iterator[None]:
             _Keys.pressed = False
             if callable(previous):
                 previous(signal.SIGINT, None)
+
+
+def press_at_the_next_question() -> None:
+    """A Ctrl-C pressed before the questions began: the first of them takes it."""
+    _Keys.pressed = True
 
 
 def read_line(console: Console, prompt: str) -> str:

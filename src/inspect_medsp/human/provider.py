@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageSystem,
@@ -32,7 +33,7 @@ from inspect_medsp._inspect import (
     sample_active,
 )
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.human.chair import answered, take_seat
+from inspect_medsp.human.chair import answered, stopped_while_the_models_answered, take_seat
 from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter, show
 from inspect_medsp.human.frame import case_position, case_title, turn_frame
 from inspect_medsp.human.names import person_name
@@ -105,6 +106,10 @@ class HumanClinician(ModelAPI):
             )
         self._one_case_at_a_time()
         turn = turn_number(input)
+        if stopped_while_the_models_answered():
+            # Inspect is ending the sample: take its cancellation here, before any question
+            await anyio.lowlevel.checkpoint()
+            raise TerminateSampleError(f"medsp/{self.model_name} stopped the encounter")
         take_seat(f"medsp/{self.model_name}", turn)
         frame = turn_frame(turn)
         title = f"MedSP encounter · {self.person} · {self._case()}turn {turn}"
