@@ -203,7 +203,7 @@ def test_ctrl_c_during_grading_keeps_the_encounter_ungraded_with_its_command(
     assert traj.complete and traj.turn_count == 1
     score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
     assert score.metadata and score.metadata["unscored"] == "grading_stopped"
-    assert "inspect score LOG --scorer inspect_medsp/medsp_rubric" in str(score.explanation)
+    assert "--scorer inspect_medsp/medsp_rubric --action overwrite" in str(score.explanation)
     shown = capsys.readouterr().out
     assert "Ctrl-C: the encounter is over and is being graded." in shown
     assert "Not graded: you stopped the grading." in shown

@@ -296,8 +296,9 @@ def medsp_rubric(
             if region.stopped:
                 return unscored(
                     GRADING_STOPPED,
-                    "the person stopped the grading (Ctrl-C); the encounter is kept whole: "
-                    "grade it with inspect score LOG --scorer inspect_medsp/medsp_rubric",
+                    "the person stopped the grading (Ctrl-C); the encounter is kept whole: grade "
+                    "it with inspect score LOG --scorer inspect_medsp/medsp_rubric --action "
+                    "overwrite --overwrite",
                     about.adding(**meter.stored()),
                 )
         except GraderError as err:
