@@ -11,6 +11,7 @@ input stops it. A paste of several lines is one answer to the question it is pas
 
 from __future__ import annotations
 
+import builtins
 import re
 import signal
 import sys
@@ -132,12 +133,45 @@ def read_line(console: Console, prompt: str) -> str:
     bracketed_paste()
     _Keys.reading = True
     try:
-        line = console.input(prompt)
+        with _prompt_known_to_readline(console, prompt):
+            line = console.input(prompt)
     finally:
         _Keys.reading = False
     if not line and "readline" in sys.modules and _on_terminal():
         console.print("")
     return line.rstrip("\n")
+
+
+_ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
+
+
+@contextmanager
+def _prompt_known_to_readline(console: Console, prompt: str) -> Iterator[None]:
+    """Give readline the prompt the console prints, so that it redraws a pasted answer of
+    several lines below it instead of over it.
+
+    The console prints the prompt itself (and Inspect records it) and then reads with an
+    empty prompt; readline, taking the line to start at the left edge, would write the first
+    pasted line over the prompt. Here the read goes back to the start of the line and
+    readline prints the same prompt again, knowing its width (its colour codes marked as
+    taking no room). Only on a terminal with readline."""
+    if "readline" not in sys.modules or not _on_terminal():
+        yield
+        return
+    with console.capture() as captured:
+        console.print(prompt, end="")
+    shown = _ESCAPE.sub("\x01\\1\x02", captured.get())
+    original = builtins.input
+
+    def with_prompt(ignored: object = "") -> str:
+        sys.stdout.write("\r")
+        return original(shown)
+
+    builtins.input = with_prompt
+    try:
+        yield
+    finally:
+        builtins.input = original
 
 
 def bracketed_paste() -> None:
