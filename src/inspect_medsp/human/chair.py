@@ -113,7 +113,8 @@ def leave_seat() -> None:
     if seat is None:
         return
     if signal.getsignal(signal.SIGINT) is _on_ctrl_c:
-        signal.signal(signal.SIGINT, seat.previous)
+        previous = seat.previous if seat.previous is not None else signal.SIG_DFL
+        signal.signal(signal.SIGINT, previous)
     if seat.app is not None and "action_quit" in vars(seat.app):
         del seat.app.action_quit
 
@@ -138,7 +139,7 @@ def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C while a person's case runs and no question waits: ask on the event loop as
     soon as it is between two steps (never here, in the middle of whatever was running)."""
     seat = _SEAT
-    if seat is None:
+    if seat is None or seat.loop.is_closed():
         raise KeyboardInterrupt
     if seat.asking:
         return

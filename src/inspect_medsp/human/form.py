@@ -130,10 +130,10 @@ def read_line(console: Console, prompt: str) -> str:
     if _Keys.pressed:
         _Keys.pressed = False
         raise KeyboardInterrupt
-    bracketed_paste()
     _Keys.reading = True
     try:
-        with _prompt_known_to_readline(console, prompt):
+        with _terminal_output(), _prompt_known_to_readline(console, prompt):
+            bracketed_paste()
             line = console.input(prompt)
     finally:
         _Keys.reading = False
@@ -155,7 +155,7 @@ def _prompt_known_to_readline(console: Console, prompt: str) -> Iterator[None]:
     pasted line over the prompt. Here the read goes back to the start of the line and
     readline prints the same prompt again, knowing its width (its colour codes marked as
     taking no room). Only on a terminal with readline."""
-    if "readline" not in sys.modules or not _on_terminal():
+    if not _reads_with_readline():
         yield
         return
     with console.capture() as captured:
@@ -174,11 +174,47 @@ def _prompt_known_to_readline(console: Console, prompt: str) -> Iterator[None]:
         builtins.input = original
 
 
+@contextmanager
+def _terminal_output() -> Iterator[None]:
+    """While a question reads on a terminal, the output is the terminal itself, so that
+    Python reads through readline (line editing, bracketed paste): a live display that
+    redirects the output (Inspect's rich display) is bypassed for the question."""
+    terminal = sys.__stdout__
+    if (
+        sys.stdout is terminal
+        or terminal is None
+        or not terminal.isatty()
+        or not _on_terminal()
+        or sys.stdin is not sys.__stdin__
+    ):
+        yield
+        return
+    redirected, sys.stdout = sys.stdout, terminal
+    try:
+        yield
+    finally:
+        sys.stdout = redirected
+
+
+def _reads_with_readline() -> bool:
+    """Whether ``input()`` reads through readline here: readline is loaded and the input and
+    output are the terminal itself (a display that redirects the output, as Inspect's rich
+    display does, makes Python read without it)."""
+    return (
+        "readline" in sys.modules
+        and _on_terminal()
+        and sys.stdin is sys.__stdin__
+        and sys.stdout is sys.__stdout__
+        and sys.__stdout__ is not None
+        and sys.__stdout__.isatty()
+    )
+
+
 def bracketed_paste() -> None:
     """Have readline take a paste of several lines as one answer (Python turns bracketed
     paste off for its own prompt; a terminal without it sends the lines one by one)."""
     readline = sys.modules.get("readline")
-    if readline is not None and _on_terminal():
+    if readline is not None and _reads_with_readline():
         readline.parse_and_bind("set enable-bracketed-paste on")
 
 

@@ -138,7 +138,7 @@ def readings(actions: list[str], script: ScenarioScript, turn: int) -> Readings:
     for i, action in enumerate(actions):
         known = read_action(action, script, turn)
         if known is None:
-            feedback.append(f"Noted: {action}.")
+            feedback.append(f"Noted: {action.rstrip('.')}.")
             assessments.append(
                 _assessment(i, action, "pending", "not in the demo's script: noted, no result")
             )
