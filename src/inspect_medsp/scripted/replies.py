@@ -101,8 +101,12 @@ def grade(call: Call, script: ScenarioScript, messages: list[ChatMessage]) -> di
     items = call.record.rubric.items()
     last = next((m.text for m in reversed(messages) if isinstance(m, ChatMessageUser)), "")
     asked = {int(n) for n in _ITEM_NUMBER.findall(last)} or {i.number for i in items}
-    lines = clinician_lines(messages)
-    record = " \n ".join(fold(line) for line in lines)
+    item_texts = [fold(i.text) for i in items]
+    # a line reciting a checklist item is not read inside that item (the probes' recital)
+    lines = [ln for ln in clinician_lines(messages) if not any(t in fold(ln) for t in item_texts)]
+    record = " \n ".join(fold(line) for line in clinician_lines(messages))
+    for text in item_texts:
+        record = record.replace(text, " ")
     evidence = script.evidence()
     out: dict[str, Any] = {}
     met = 0
