@@ -13,8 +13,8 @@ from inspect_ai.model import ChatMessage, ChatMessageUser
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.probes.result import GraderProbes
 from inspect_medsp.probes.scorer import medsp_grader_probe, parse_probes
-from inspect_medsp.record.probes import GraderProbes
 from inspect_medsp.scripted.recognise import fold, recognise
 from inspect_medsp.scripted.replies import grade, script_for
 from tests.support.offline_tokens import inspect_cli

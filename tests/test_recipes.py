@@ -24,9 +24,9 @@ from inspect_ai.solver import TaskState
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.full_report import SECTIONS, write_report
+from inspect_medsp.measure import unscored_score
 from inspect_medsp.record import read_log
 from inspect_medsp.record.result import ScorerResult
-from inspect_medsp.record.score import unscored_score
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.report import Page, ReportFile, Section
 from inspect_medsp.report.findings import Analysis

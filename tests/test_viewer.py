@@ -18,13 +18,14 @@ from inspect_ai.scorer import MetricProtocol, SampleScore, Score
 from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
 from inspect_medsp import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.audit.result import AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.cases.write import write_demo
+from inspect_medsp.measure import GRADING_TYPE, MAX_VISIBLE_SCORES
+from inspect_medsp.measures import viewer
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.audit import AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.record.read import read_log
 from inspect_medsp.record.score import SCORER, ScoreValue
-from inspect_medsp.record.viewer import GRADING_TYPE, MAX_VISIBLE_SCORES, MEDSP_VIEWER
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.tasks import medsp_task
 
@@ -63,7 +64,7 @@ def built_tasks(cases: Path) -> dict[str, Task]:
 
 def test_every_task_shows_one_headline_per_scorer_with_labels(tmp_path: Path) -> None:
     for name, task in built_tasks(tmp_path / "cases").items():
-        assert task.viewer == MEDSP_VIEWER, name
+        assert task.viewer == viewer(), name
         view = samples_view(task)
         columns = score_columns(view)
         # the rubric's completion first, shown and coloured on 0-1
@@ -101,7 +102,7 @@ def audited(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
 
 
 def test_the_viewer_config_is_stored_and_lists_every_score_key(audited: EvalLog) -> None:
-    assert audited.eval.viewer == MEDSP_VIEWER
+    assert audited.eval.viewer == viewer()
     columns = score_columns(samples_view(Task(viewer=audited.eval.viewer)))
     assert audited.samples is not None
     for sample in audited.samples:

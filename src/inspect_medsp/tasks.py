@@ -15,7 +15,6 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.solver import Solver
 
-from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records
@@ -33,6 +32,7 @@ from inspect_medsp.data.sources import (
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.human.debrief import debrief
+from inspect_medsp.measures import CAPABILITIES, viewer
 from inspect_medsp.params import (
     ACCEPTED,
     CUSTOM_PARAMETERS,
@@ -40,11 +40,9 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import inspect_loading, loading_model, loading_role_models
-from inspect_medsp.record.grader import GRADER_ROLE
+from inspect_medsp.preflight.context import loading_model
 from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
-from inspect_medsp.record.viewer import MEDSP_VIEWER
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
@@ -138,30 +136,6 @@ def judged_roles(judge: str) -> dict[str, Model]:
     return {role: model for role in JUDGED_ROLES}
 
 
-def auditor_role(roles: dict[str, Model]) -> dict[str, Model]:
-    """The auditor (``-T audit=true``) as a role of the task, so the log's header and the
-    viewer's Models tab name it: the model the audit takes anyway when no ``auditor`` role
-    is bound, the run's grader (``--model-role grader=...``, else the chosen judge in
-    ``roles``).
-
-    Only while Inspect loads the task by name (``inspect eval``, ``eval("...")``): only then
-    does the task see the eval's ``--model-role`` bindings, so a grader bound there binds the
-    auditor too. A task built in Python before its eval leaves the auditor unbound (the
-    audit then follows the encounter's recorded grader, as it always did); so does an
-    ``auditor`` bound on the eval (Inspect records that one itself) and the default judge
-    (left unbound, as for the grader).
-    """
-    if not inspect_loading():
-        return {}
-    bound = loading_role_models()
-    if AUDITOR_ROLE in bound:
-        return {}
-    grader = bound.get(GRADER_ROLE) or roles.get(GRADER_ROLE)
-    if isinstance(grader, list):
-        grader = grader[0] if grader else None
-    return {AUDITOR_ROLE: grader} if grader is not None else {}
-
-
 def medsp_task(
     name: str,
     scenario_root: Path,
@@ -242,12 +216,15 @@ def task_of(
     import inspect_medsp.hooks.unscored
     import inspect_medsp.hooks.coverage
     import inspect_medsp.hooks.selfpref
-    import inspect_medsp.hooks.casecount  # noqa: F401  (imported to register, not named)
+    import inspect_medsp.hooks.casecount
 
     # isort: on
+    inspect_medsp.hooks.unscored.add_lines(c.end_of_run for c in CAPABILITIES if c.end_of_run)
+    switched = [c for c in CAPABILITIES if c.switched_on(params.model_dump())]
     roles = judged_roles(judge)
-    if params.audit:
-        roles |= auditor_role(roles)
+    for capability in switched:
+        if capability.eval_roles is not None:
+            roles |= capability.eval_roles(roles)
     refuse_scripted_tools(params.protocol)
     records, report = load()
     report.log()
@@ -262,7 +239,7 @@ def task_of(
                 cache=cache,
                 samples=params.grader_samples,
             ),
-            *([medsp_simulation_audit(judge=judge, cache=cache)] if params.audit else []),
+            *(c.in_eval(judge, cache) for c in switched if c.in_eval is not None),
         ],
         config=settings.clinician_config(),
         model_roles=roles,
@@ -284,7 +261,7 @@ def task_of(
             specialties=specialty_file,
         ).stored(),
         version=TASK_VERSION,
-        viewer=MEDSP_VIEWER,
+        viewer=viewer(),
     )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
-from inspect_ai.scorer import Score
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.models import COMPETENCIES, Competency
@@ -298,14 +297,3 @@ class ScoreMetadata(BaseModel):
     def stored(self) -> dict[str, Any]:
         """The metadata as the log stores it: the fields that were given, no others."""
         return self.model_dump(mode="json", exclude_unset=True)
-
-
-def unscored_score(reason: str, why: str, metadata: Mapping[str, Any], not_done: str) -> Score:
-    """Inspect's unscored score for a sample, from any MedSP scorer: ``Not <not_done>
-    (<reason>): <why>`` shown, and the reason and why kept in the metadata (``unscored``,
-    ``unscored_why``) beside ``metadata``; counted as unscored, never as 0."""
-    return Score.unscored(
-        reason=reason,
-        explanation=f"Not {not_done} ({reason}): {why}",
-        metadata={**metadata, "unscored": reason, "unscored_why": why},
-    )

@@ -38,7 +38,7 @@ def check_scorer(
     model: type[M],
     values: Mapping[str, Any],
     accepted: Mapping[str, str],
-    role: str,
+    role: str | None,
     unknown: Mapping[str, Any] | None = None,
 ) -> M:
     """The scorer's parameters, checked; under ``inspect score``, the log and its graders too.
@@ -48,7 +48,8 @@ def check_scorer(
         model: The pydantic model of its parameters.
         values: The values it was made with.
         accepted: What each parameter takes, in words.
-        role: The model role it grades with (``grader``, ``auditor``).
+        role: The model role it grades with (``grader``, ``auditor``); None for a scorer
+            that asks no model (its log is checked all the same).
         unknown: Parameters it does not have (``-S`` names it was given beyond its own).
 
     Raises:
@@ -70,8 +71,9 @@ def check_scorer(
     return checked
 
 
-def check_log(scorer: str, log: EvalLog, role: str, judge: str) -> None:
-    """The log is a MedSP log and every model that will grade it can be made here.
+def check_log(scorer: str, log: EvalLog, role: str | None, judge: str) -> None:
+    """The log is a MedSP log and every model that will grade it (``role``'s) can be made
+    here.
 
     Raises:
         MedSPDataError: A log of another task, a person bound to ``role``, or a grading
@@ -83,6 +85,8 @@ def check_log(scorer: str, log: EvalLog, role: str, judge: str) -> None:
             f"{where} is a log of task {log.eval.task}, not of a MedSP task: scorer {scorer} "
             f"scores the encounters of {TASKS}; give it one of their logs"
         )
+    if role is None:
+        return
     given = rescoring_roles()
     logged = {
         name: ",".join(c.model for c in (bound if isinstance(bound, list) else [bound]))
