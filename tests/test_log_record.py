@@ -214,7 +214,7 @@ def test_samples_df_gives_one_column_per_score_key(fresh: EvalLog, cut_short: Ev
     assert df[probed].isna().all().all()
     assert fresh.samples is not None
     [row] = df[df["log"] == str(fresh.location)].to_dict("records")
-    audit = fresh.samples[0].scores["medsp_simulation_audit"].value
+    audit = (fresh.samples[0].scores or {})["medsp_simulation_audit"].value
     assert isinstance(audit, dict)
     assert {c: row[c] for c in audited} == {
         f"medsp_simulation_audit_{k}": float(v) for k, v in audit.items()

@@ -1,7 +1,7 @@
 """The report as it ships: every section, the core's and each slice's, in the order
 ``report.md`` shows them. This is the one place sections are registered; a new section is
 one more entry here (see "Add a figure to the report" in docs/architecture.md), and a
-registered capability's sections (``measures.CAPABILITIES``) follow the core's."""
+registered capability's sections (``measures.capabilities()``) follow the core's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
 from inspect_medsp.estimate.bill import BILL
-from inspect_medsp.measures import CAPABILITIES
+from inspect_medsp.measures import capabilities
 from inspect_medsp.report import build, section
 from inspect_medsp.report.build import ReportResult
 from inspect_medsp.report.core_sections import (
@@ -51,7 +51,7 @@ CORE: tuple[Section, ...] = (
 def registered_sections() -> tuple[Section, ...]:
     """Every section of ``medsp-report``, in order: the core's, then each registered
     capability's (as the registry lists them now)."""
-    measured = [s for c in CAPABILITIES for s in c.sections if isinstance(s, Section)]
+    measured = [s for c in capabilities() for s in c.sections if isinstance(s, Section)]
     return (*CORE, *measured)
 
 

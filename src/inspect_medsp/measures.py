@@ -20,6 +20,12 @@ CAPABILITIES: tuple[Capability, ...] = (RUBRIC, SIMULATION_AUDIT, GRADER_PROBES)
 """Every capability, the rubric first; the viewer and the report show them in this order."""
 
 
+def capabilities() -> tuple[Capability, ...]:
+    """The registered capabilities as they stand now (read when a task, a report or the
+    columns are made, so a registration made after import counts)."""
+    return CAPABILITIES
+
+
 def viewer() -> ViewerConfig:
     """The viewer configuration of a MedSP task: every registered capability's columns."""
-    return medsp_viewer(CAPABILITIES)
+    return medsp_viewer(capabilities())

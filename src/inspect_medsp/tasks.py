@@ -32,7 +32,7 @@ from inspect_medsp.data.sources import (
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.human.debrief import debrief
-from inspect_medsp.measures import CAPABILITIES, viewer
+from inspect_medsp.measures import capabilities, viewer
 from inspect_medsp.params import (
     ACCEPTED,
     CUSTOM_PARAMETERS,
@@ -219,8 +219,9 @@ def task_of(
     import inspect_medsp.hooks.casecount
 
     # isort: on
-    inspect_medsp.hooks.unscored.add_lines(c.end_of_run for c in CAPABILITIES if c.end_of_run)
-    switched = [c for c in CAPABILITIES if c.switched_on(params.model_dump())]
+    registered = capabilities()
+    inspect_medsp.hooks.unscored.add_lines(c.end_of_run for c in registered if c.end_of_run)
+    switched = [c for c in registered if c.switched_on(params.model_dump())]
     roles = judged_roles(judge)
     for capability in switched:
         if capability.eval_roles is not None:
