@@ -40,7 +40,7 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import loading_model
+from inspect_medsp.preflight.context import RunContext, run_context
 from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
@@ -55,13 +55,13 @@ SCRIPTED_MODEL = "medsp/scripted"
 """The offline demo's scripted player: it replays JSON turns and cannot call tools."""
 
 
-def refuse_scripted_tools(protocol: Protocol) -> None:
+def refuse_scripted_tools(protocol: Protocol, context: RunContext) -> None:
     """Stop the load when the scripted demo is to be the clinician of the tools protocol.
 
     Raises:
         MedSPParameterError: ``protocol=tools`` for ``--model medsp/scripted``.
     """
-    if protocol == "tools" and loading_model() == SCRIPTED_MODEL:
+    if protocol == "tools" and context.loading and context.model == SCRIPTED_MODEL:
         raise MedSPParameterError(
             f"task parameter protocol='tools' is not accepted with --model {SCRIPTED_MODEL}: "
             "the scripted demo replays JSON turns and cannot call tools; drop -T "
@@ -110,18 +110,18 @@ an encounter that failed; it is named in the log and left out of the numbers).
 ``--fail-on-error`` / ``--no-fail-on-error`` override it."""
 
 
-def judge_model(judge: str) -> Model:
+def judge_model(judge: str, context: RunContext) -> Model:
     """The ``judge`` model, made now, so a name no provider knows is one line at load.
 
     Raises:
         MedSPParameterError: Inspect cannot make a model of that name (unknown provider, its
             package or key missing).
     """
-    require_judge(judge, JUDGED_ROLES)
+    require_judge(judge, JUDGED_ROLES, context)
     return get_model(judge)
 
 
-def judged_roles(judge: str) -> dict[str, Model]:
+def judged_roles(judge: str, context: RunContext) -> dict[str, Model]:
     """A chosen ``judge`` (``-T judge=...``) for every judged role, so the log records which
     model played each role and a re-score (``inspect score``) uses the same grader.
 
@@ -132,7 +132,7 @@ def judged_roles(judge: str) -> dict[str, Model]:
     """
     if judge == DEFAULT_JUDGE:
         return {}
-    model = judge_model(judge)
+    model = judge_model(judge, context)
     return {role: model for role in JUDGED_ROLES}
 
 
@@ -147,6 +147,7 @@ def medsp_task(
     rubric_revision: str | None = None,
     rubric_manifest: str | None = None,
     rubrics_differ: str | None = None,
+    context: RunContext | None = None,
 ) -> Task:
     """Build a MedSP task from resolved folders (what the registered tasks share).
 
@@ -163,6 +164,7 @@ def medsp_task(
             recorded in the task metadata (None: not checked, as for the bundled demo).
         rubrics_differ: How the rubrics differ from the published files (a local copy):
             the run says so and is marked not comparable with the published numbers.
+        context: The load's run context (read now when not given).
     """
     params = params or TaskParameters()
 
@@ -186,6 +188,7 @@ def medsp_task(
         data_revision=data_revision,
         rubric_revision=rubric_revision,
         rubric_manifest=rubric_manifest,
+        context=context,
     )
 
 
@@ -196,6 +199,7 @@ def task_of(
     data_revision: str | None = None,
     rubric_revision: str | None = None,
     rubric_manifest: str | None = None,
+    context: RunContext | None = None,
 ) -> Task:
     """Build a MedSP task from what ``load`` loads (after the checks that need no data).
 
@@ -205,7 +209,9 @@ def task_of(
         data_revision: The scenario data's revision, recorded in the task metadata.
         rubric_revision: The rubric archive's revision, recorded in the task metadata.
         rubric_manifest: The digest of the rubric manifest, recorded in the task metadata.
+        context: The load's run context (read now when not given).
     """
+    context = context or run_context()
     settings = params.strategy_settings()
     judge, cache = params.judge, params.cache
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
@@ -222,11 +228,11 @@ def task_of(
     registered = capabilities()
     inspect_medsp.hooks.unscored.add_lines(c.end_of_run for c in registered if c.end_of_run)
     switched = [c for c in registered if c.switched_on(params.model_dump())]
-    roles = judged_roles(judge)
+    roles = judged_roles(judge, context)
     for capability in switched:
         if capability.eval_roles is not None:
-            roles |= capability.eval_roles(roles)
-    refuse_scripted_tools(params.protocol)
+            roles |= capability.eval_roles(roles, context)
+    refuse_scripted_tools(params.protocol, context)
     records, report = load()
     report.log()
     records, specialty_file = label_records(records, params.specialties, data_revision)
@@ -310,7 +316,7 @@ class Variant:
             return SOURCE_PARAMETERS
         return CUSTOM_PARAMETERS + (SOURCE_PARAMETERS if self.bundled else ())
 
-    def build(self, params: TaskParameters) -> Task:
+    def build(self, params: TaskParameters, context: RunContext) -> Task:
         """Resolve the sources (or take the bundled demo) and build the task.
 
         Raises:
@@ -318,15 +324,20 @@ class Variant:
         """
         # a model that cannot be made here, a person where a person cannot be, or a
         # clinician that cannot play the protocol, stops the load before any download
-        check_run(params)
-        judged_roles(params.judge)
-        refuse_scripted_tools(params.protocol)
+        check_run(params, context)
+        judged_roles(params.judge, context)
+        refuse_scripted_tools(params.protocol, context)
         if self.custom:
-            return custom_task(params)
+            return custom_task(params, context)
         if self.bundled:
             demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
             return medsp_task(
-                self.dataset, demo / "scenarios", demo / "upstream", params, subset=self.subset
+                self.dataset,
+                demo / "scenarios",
+                demo / "upstream",
+                params,
+                subset=self.subset,
+                context=context,
             )
         data, upstream = _resolve_sources(params)
         return medsp_task(
@@ -339,10 +350,11 @@ class Variant:
             rubric_revision=upstream.revision,
             rubric_manifest=manifest_digest(),
             rubrics_differ=upstream.differs,
+            context=context,
         )
 
 
-def custom_task(params: TaskParameters) -> Task:
+def custom_task(params: TaskParameters, context: RunContext | None = None) -> Task:
     """The task of a custom set (``-T cases=<folder>``).
 
     Raises:
@@ -355,7 +367,7 @@ def custom_task(params: TaskParameters) -> Task:
             f"task parameter cases is required: medsp_custom runs your own cases, -T "
             f"cases=<folder> ({ACCEPTED['cases']})"
         )
-    return task_of(lambda: load_custom(folder, params.scenarios), params)
+    return task_of(lambda: load_custom(folder, params.scenarios), params, context=context)
 
 
 def registered(variant: Variant) -> Callable[..., Task]:
@@ -371,8 +383,9 @@ def registered(variant: Variant) -> Callable[..., Task]:
 
     def build(*args: Any, **kwargs: Any) -> Task:
         given = signature.bind(*args, **kwargs).arguments
-        with said_at_load():
-            return variant.build(TaskParameters.check(**given))
+        context = run_context()  # read once: every check of this load receives it
+        with said_at_load(context):
+            return variant.build(TaskParameters.check(**given), context)
 
     build.__name__ = build.__qualname__ = variant.task
     build.__doc__ = f"{variant.summary}\n\n{TaskParameters.describe(exclude=variant.excluded)}"

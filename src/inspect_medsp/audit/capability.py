@@ -13,7 +13,7 @@ from inspect_medsp.audit.audit_report import AUDIT
 from inspect_medsp.audit.result import AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.measure.capability import Capability, Column
-from inspect_medsp.preflight.context import inspect_loading, loading_role_models
+from inspect_medsp.preflight.context import RunContext
 from inspect_medsp.record.grader import GRADER_ROLE
 from inspect_medsp.record.read import reduced_samples
 
@@ -35,7 +35,7 @@ def unaudited_line(log: EvalLog) -> str | None:
     return f"MedSP: {len(missing)} sample(s) were not audited: {listed}; re-audit: {again}"
 
 
-def auditor_role(roles: dict[str, Model]) -> dict[str, Model]:
+def auditor_role(roles: dict[str, Model], context: RunContext) -> dict[str, Model]:
     """The auditor (``-T audit=true``) as a role of the task, so the log's header and the
     viewer's Models tab name it: the model the audit takes anyway when no ``auditor`` role
     is bound, the run's grader (``--model-role grader=...``, else the chosen judge in
@@ -48,9 +48,9 @@ def auditor_role(roles: dict[str, Model]) -> dict[str, Model]:
     ``auditor`` bound on the eval (Inspect records that one itself) and the default judge
     (left unbound, as for the grader).
     """
-    if not inspect_loading():
+    if not context.loading:
         return {}
-    bound = loading_role_models()
+    bound = context.role_models
     if AUDITOR_ROLE in bound:
         return {}
     grader = bound.get(GRADER_ROLE) or roles.get(GRADER_ROLE)

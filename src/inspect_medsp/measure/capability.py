@@ -18,6 +18,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer
 
+from inspect_medsp.preflight.context import RunContext
 from inspect_medsp.record.result import ScorerResult
 
 Palette = Literal["good-high", "good-low"]
@@ -66,7 +67,8 @@ class Capability:
         in_eval: Its scorer as the eval runs it under the switch, made from the run's judge
             and whether the response cache is on.
         eval_roles: The model roles it binds in the eval under the switch, from the roles
-            the task binds already (``auditor``: the run's grader).
+            the task binds already and the load's run context (``auditor``: the run's
+            grader).
     """
 
     name: str
@@ -80,7 +82,7 @@ class Capability:
     commands: Sequence[Any] = ()
     switch: str | None = None
     in_eval: Callable[[str, bool], Scorer] | None = field(default=None, compare=False)
-    eval_roles: Callable[[dict[str, Model]], dict[str, Model]] | None = field(
+    eval_roles: Callable[[dict[str, Model], RunContext], dict[str, Model]] | None = field(
         default=None, compare=False
     )
 

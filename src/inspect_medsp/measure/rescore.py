@@ -16,7 +16,7 @@ from inspect_ai.log import EvalLog
 from pydantic import BaseModel
 
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.preflight.context import rescoring_log, rescoring_roles
+from inspect_medsp.preflight.context import rescore_context
 from inspect_medsp.preflight.models import model_unavailable
 from inspect_medsp.preflight.params import checked_parameters
 from inspect_medsp.preflight.people import is_person
@@ -64,20 +64,23 @@ def check_scorer(
     checked = checked_parameters(scorer, model, values, accepted)
     if isinstance(checked, str):
         raise MedSPDataError(checked)
-    log = rescoring_log()
-    if log is not None:
+    context = rescore_context()
+    if context.log is not None:
         judge = str(values.get("judge", ""))
-        check_log(scorer, log, role, judge)
+        check_log(scorer, context.log, role, judge, context.roles)
     return checked
 
 
-def check_log(scorer: str, log: EvalLog, role: str | None, judge: str) -> None:
+def check_log(
+    scorer: str, log: EvalLog, role: str | None, judge: str, given: Mapping[str, str]
+) -> None:
     """The log is a MedSP log and every model that will grade it (``role``'s) can be made
     here.
 
     Raises:
         MedSPDataError: A log of another task, a person bound to ``role``, or a grading
-            model that cannot be made here.
+            model that cannot be made here (``given``: the ``--model-role`` values of
+            ``inspect score``).
     """
     where = log.location or "the log"
     if TaskMetadata.read(log.eval.metadata) is None:
@@ -87,7 +90,6 @@ def check_log(scorer: str, log: EvalLog, role: str | None, judge: str) -> None:
         )
     if role is None:
         return
-    given = rescoring_roles()
     logged = {
         name: ",".join(c.model for c in (bound if isinstance(bound, list) else [bound]))
         for name, bound in (log.eval.model_roles or {}).items()
