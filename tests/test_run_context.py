@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.preflight import context
+from inspect_medsp.preflight import context, models
 
 
 def test_the_judge_is_checked_once_per_load(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
-    check = context.model_unavailable
+    check = models.model_unavailable
 
     def counted(name: str) -> str | None:
         asked.append(name)
