@@ -151,10 +151,11 @@ def test_a_run_writes_exactly_what_the_models_declare(fresh: EvalLog, cut_short:
             meta = ScoreMetadata.read(score.metadata)
             assert not meta.model_extra
             assert meta.stored() == score.metadata
-            value = ScoreValue.read(score.value)
-            if value is not None:
+            value = ScoreValue.in_score(score.value, score.metadata)
+            if value is not None:  # every figure in the metadata, the headline as the value
                 assert not value.model_extra
-                assert value.stored() == score.value
+                assert value.stored() == meta.figures
+                assert value.headline() == score.value
 
 
 def test_an_unscored_sample_reads_with_its_reason(cut_short: EvalLog) -> None:
@@ -214,7 +215,7 @@ def test_samples_df_gives_one_column_per_score_key(fresh: EvalLog, cut_short: Ev
     assert df[probed].isna().all().all()
     assert fresh.samples is not None
     [row] = df[df["log"] == str(fresh.location)].to_dict("records")
-    audit = (fresh.samples[0].scores or {})["medsp_simulation_audit"].value
+    audit = ((fresh.samples[0].scores or {})["medsp_simulation_audit"].metadata or {})["figures"]
     assert isinstance(audit, dict)
     assert {c: row[c] for c in audited} == {
         f"medsp_simulation_audit_{k}": float(v) for k, v in audit.items()

@@ -201,9 +201,9 @@ def test_a_measurement_gets_labelled_columns_and_numbered_keys(counted: EvalLog)
     assert isinstance(view, TaskSamplesView)
     shown = {c.id: c.visible for c in view.columns or []}
     name = ClinicianOrders.scorer
-    # its headline shows after the shipped ones, its other key and its re-counts are listed
+    # its headline shows after the shipped ones, its re-counts' are listed
     assert shown[f"score__{name}__unsupported"] is True
-    assert shown[f"score__{name}__orders"] is False
+    assert f"score__{name}__orders" not in shown
     assert shown[f"score__{name}1__unsupported_1"] is False
     labels = view.score_labels or {}
     assert labels["unsupported"] == "Orders not carried out"
@@ -216,8 +216,11 @@ def test_a_measurement_gets_labelled_columns_and_numbered_keys(counted: EvalLog)
     scores = sample.scores or {}
     first, second = scores[name].value, scores[f"{name}1"].value
     assert isinstance(first, dict) and isinstance(second, dict)
-    assert set(first) == {"orders", "unsupported"}
+    assert set(first) == {"unsupported"}  # the headline; every figure is in the metadata
     assert second == {f"{k}_1": v for k, v in first.items()}
+    figures = (scores[f"{name}1"].metadata or {})["figures"]
+    assert figures == {f"{k}_1": v for k, v in (scores[name].metadata or {})["figures"].items()}
+    assert set(figures) == {"orders_1", "unsupported_1"}
     # and every key of every score is a column the configuration lists
     for scorer, score in scores.items():
         assert isinstance(score.value, dict)

@@ -34,7 +34,7 @@ from inspect_medsp.measures import capabilities
 from inspect_medsp.record.numbering import unnumbered
 from inspect_medsp.record.read import summary_sample
 from inspect_medsp.record.result import latest
-from inspect_medsp.record.score import KEYS, SCORER
+from inspect_medsp.record.score import KEYS, SCORER, figures_of
 
 PREFIX = "medsp_"
 """The prefix of every MedSP column."""
@@ -87,8 +87,8 @@ def _specialty(sample: Sample) -> str | None:
 def _measured(capability: Capability, key: str) -> Callable[[Sample], float | None]:
     def read(sample: Sample) -> float | None:
         score = latest(sample.scores or {}, capability.name)
-        value = score.value if score is not None else None
-        if not isinstance(value, dict):
+        value = figures_of(score.value, score.metadata) if score is not None else None
+        if value is None:
             return None
         got = unnumbered(value, capability.keys).get(key)
         return float(got) if isinstance(got, int | float) and not isinstance(got, bool) else None

@@ -10,7 +10,7 @@ from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer
 
 from inspect_medsp.audit.audit_report import AUDIT
-from inspect_medsp.audit.result import AUDIT_SCORER, SimulationAudit
+from inspect_medsp.audit.result import AUDIT_HEADLINES, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.measure.capability import Capability, Column
 from inspect_medsp.preflight.context import RunContext
@@ -77,7 +77,7 @@ SIMULATION_AUDIT = Capability(
         Column("unsupported_actions", "Unsupported actions"),
         Column("degraded_replies", "Degraded replies"),
     ),
-    headlines=("findings", "invalidating"),
+    headlines=AUDIT_HEADLINES,
     result=SimulationAudit,
     rescore="Re-audit",
     sections=(AUDIT,),

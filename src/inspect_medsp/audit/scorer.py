@@ -21,6 +21,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from inspect_medsp.audit.result import (
+    AUDIT_HEADLINES,
     AUDIT_KEYS,
     AUDIT_SCORER,
     NOT_IN_MATERIALS,
@@ -35,6 +36,7 @@ from inspect_medsp.measure import Kit
 from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
 from inspect_medsp.record.grader import default_grader
 from inspect_medsp.record.numbering import numbered, unnumbered
+from inspect_medsp.record.score import figures_of
 from inspect_medsp.scoring.metrics import case_of
 
 SCORER_NAME = AUDIT_SCORER
@@ -131,7 +133,8 @@ def _number(value: Value, key: str) -> float:
 @metric
 def audit_summary() -> Metric:
     """Share of audited encounters ``invalidating`` (with Inspect's cluster-bootstrap
-    interval over cases) and ``flagged``, findings per encounter, and the harness counts."""
+    interval over cases) and ``flagged``, findings per encounter, and the harness counts,
+    from every figure of each audit (its metadata's ``figures``)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         audited = [
@@ -139,7 +142,7 @@ def audit_summary() -> Metric:
                 update={"score": s.score.model_copy(update={"value": unnumbered(v, AUDIT_KEYS)})}
             )
             for s in scores
-            if isinstance(v := s.score.value, Mapping)
+            if (v := figures_of(s.score.value, s.score.metadata)) is not None
         ]
         if not audited:
             return {"audited": 0}
@@ -241,11 +244,12 @@ def medsp_simulation_audit(
             usage=meter.usage,
             rescored=meter.rescored,
         )
+        value, figures = KIT.headlined(audit_value(audit), AUDIT_HEADLINES, number)
         return Score(
-            value=audit_value(audit, number),
+            value=value,
             answer=audit.verdict,
             explanation=explanation(audit),
-            metadata=audit.model_dump(mode="json"),
+            metadata=audit.model_dump(mode="json") | figures,
         )
 
     return score

@@ -60,7 +60,7 @@ def unscored_line(log: EvalLog, rerun_below: bool = False) -> str | None:
     missing: dict[str, str] = {}
     partly: list[str] = []
     for sample in reduced_samples(log, SCORER):
-        value = ScoreValue.read(sample.value)
+        value = ScoreValue.in_score(sample.value, sample.metadata)
         if value is None:
             missing[str(sample.sample_id)] = str(sample.reason or "unknown")
         elif value.unscored_epochs:
@@ -171,7 +171,7 @@ def provider_line(log: EvalLog) -> str | None:
     refused: list[str] = []
     turns = 0.0
     for sample in reduced_samples(log, SCORER):
-        value = ScoreValue.read(sample.value)
+        value = ScoreValue.in_score(sample.value, sample.metadata)
         if value is None:
             continue
         if value.context_exhausted:

@@ -10,11 +10,11 @@
 from inspect_medsp.measure.capability import Capability, Column, Palette
 from inspect_medsp.measure.grading import GRADING_TYPE, items_met
 from inspect_medsp.measure.kit import Encounter, Kit, NoParameters, unscored_score
-from inspect_medsp.measure.viewer import MAX_VISIBLE_SCORES, medsp_viewer
+from inspect_medsp.measure.viewer import MAX_SCORE_COLUMNS, medsp_viewer
 
 __all__ = [
     "GRADING_TYPE",
-    "MAX_VISIBLE_SCORES",
+    "MAX_SCORE_COLUMNS",
     "Capability",
     "Column",
     "Encounter",

@@ -52,9 +52,10 @@ class Capability:
         name: The scorer's name: its key in ``sample.scores``, ``--scorer
             inspect_medsp/<name>`` and the ``medsp_<name>_<key>`` columns of ``MedspColumns``.
         scorer: The scorer factory (registered with Inspect under ``name``).
-        columns: Every value key the score can hold, in the order the value stores them.
-        headlines: The value keys shown in the samples grid by default, in order (the other
-            columns are listed, hidden, in the viewer's "Columns" menu).
+        columns: Every figure the score can hold (its metadata's ``figures``), in order, with
+            its label and colour scale.
+        headlines: The figures its score's value holds, in order: the samples grid's columns
+            (Inspect 0.3.285's viewer shows every value key; see ``measure/viewer.py``).
         result: The typed result its score's metadata holds (``MedspSample.result(Kind)``);
             None for the rubric, whose score ``record.score`` describes.
         rescore: The label of a re-score's columns (``Re-audit`` → "Re-audit 1: ...");

@@ -8,13 +8,14 @@ model). When the scorer is made, :meth:`Kit.check` checks its ``-S`` parameters 
 before anything is graded). For each sample, :meth:`Kit.read` gives the sample's record, its
 stored Trajectory and the re-score number (or the unscored score of a sample that is not a
 MedSP encounter); :meth:`Kit.unscored` says why a sample has no score; :meth:`Kit.grading`
-runs a grading as a named subtask; :meth:`Kit.metered` measures its tokens; and
-:meth:`Kit.numbered` numbers a re-score's value keys.
+runs a grading as a named subtask; :meth:`Kit.metered` measures its tokens;
+:meth:`Kit.numbered` numbers a re-score's value keys; and :meth:`Kit.headlined` keeps the
+value to the headlines the samples grid shows, every figure in the metadata.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -29,6 +30,7 @@ from inspect_medsp.measure.grading import grading
 from inspect_medsp.measure.metering import Meter, metered
 from inspect_medsp.measure.rescore import check_scorer
 from inspect_medsp.record.numbering import numbered, rescore_number
+from inspect_medsp.record.score import FIGURES
 from inspect_medsp.record.trajectory import Trajectory
 
 M = TypeVar("M", bound=BaseModel)
@@ -141,3 +143,14 @@ class Kit:
         """A value's keys as re-score ``number`` stores them (``findings_1``); unchanged for
         the first score."""
         return numbered(value, number)
+
+    @staticmethod
+    def headlined(
+        figures: Mapping[str, V], headlines: Sequence[str], number: int
+    ) -> tuple[dict[str, V], dict[str, dict[str, V]]]:
+        """The value and the metadata entry of a score whose figures are ``figures``: the
+        value holds the ``headlines`` alone (``inspect view``'s samples grid shows every value
+        key as a column), the metadata's ``figures`` every one; both numbered as re-score
+        ``number``. The MedSP epoch reducer takes the mean of the figures."""
+        value = {key: figures[key] for key in headlines if key in figures}
+        return numbered(value, number), {FIGURES: numbered(figures, number)}

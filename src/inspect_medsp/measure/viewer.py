@@ -1,6 +1,10 @@
 """How ``inspect view`` shows a MedSP run, made from the capabilities: their headlines in the
-samples grid, the rest one click away (the "Columns" menu), every score column labelled and
-coloured the way its capability says is good.
+samples grid, every score column labelled and coloured the way its capability says is good.
+
+Inspect's viewer (0.3.285) makes a column of every key of a score's value, shown whatever the
+configuration says, so a score's value holds its headlines alone and every other figure sits
+in its metadata (``figures``), where the report, ``MedspColumns`` and the Scoring tab read
+it: the demo with the audit and the four probes shows 7 score columns.
 
 Inspect stores this configuration in the log (``eval.viewer``) and changes nothing else: the
 score values, metrics and metadata are the same with or without it. Every task variant, and a
@@ -26,8 +30,9 @@ RESCORES_LISTED = 3
 """Re-scores (``<scorer>1`` ... ``<scorer>3``) whose columns are listed, hidden, so they do
 not crowd the grid; a later one shows as Inspect shows any column it is not told about."""
 
-MAX_VISIBLE_SCORES = 8
-"""At most this many score columns are visible before the reader asks for more."""
+MAX_SCORE_COLUMNS = 12
+"""At most this many score columns in the samples grid of a run with every shipped capability
+(before re-scores)."""
 
 
 def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:
@@ -40,21 +45,17 @@ def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:
 
 
 def score_columns(capabilities: Sequence[Capability]) -> list[TaskSamplesColumn]:
-    """Every MedSP score column: the headlines visible, every other hidden."""
-    headlines = [(cap.name, key) for cap in capabilities for key in cap.headlines]
-    everything = [(cap.name, key) for cap in capabilities for key in cap.keys]
-    for n in range(1, RESCORES_LISTED + 1):
-        everything += [
-            (f"{cap.name}{n}", f"{key}_{n}")
-            for cap in capabilities
-            if cap.rescore
-            for key in cap.keys
-        ]
-    shown = set(headlines)
-    return [TaskSamplesColumn.score(scorer, key) for scorer, key in headlines] + [
-        TaskSamplesColumn.score(scorer, key, visible=False)
-        for scorer, key in everything
-        if (scorer, key) not in shown
+    """Every MedSP score column: each capability's headlines (the only keys its score value
+    holds; every other figure is in its metadata), then a re-score's, listed hidden."""
+    headlines = [
+        TaskSamplesColumn.score(cap.name, key) for cap in capabilities for key in cap.headlines
+    ]
+    return headlines + [
+        TaskSamplesColumn.score(f"{cap.name}{n}", f"{key}_{n}", visible=False)
+        for n in range(1, RESCORES_LISTED + 1)
+        for cap in capabilities
+        if cap.rescore
+        for key in cap.headlines
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from inspect_medsp.measure.capability import Capability, Column, Palette
 from inspect_medsp.probes.probes_command import PROBES as PROBES_COMMAND
-from inspect_medsp.probes.result import PROBE_KEYS, PROBE_SCORER, GraderProbes
+from inspect_medsp.probes.result import PROBE_HEADLINES, PROBE_KEYS, PROBE_SCORER, GraderProbes
 from inspect_medsp.probes.scorer import medsp_grader_probe
 
 _PARTS = {"up": "✗→✓", "down": "✓→✗", "items": "items re-graded"}
@@ -33,7 +33,7 @@ GRADER_PROBES = Capability(
     name=PROBE_SCORER,
     scorer=medsp_grader_probe,
     columns=tuple(_column(key) for key in PROBE_KEYS),
-    headlines=("recital_up", "injection_up", "padding_down", "removal_down"),
+    headlines=PROBE_HEADLINES,
     result=GraderProbes,
     rescore="Re-probe",
     commands=(PROBES_COMMAND,),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from inspect_ai.model import GenerateConfig
@@ -16,6 +15,7 @@ from inspect_medsp.measure import Kit, items_met
 from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
 from inspect_medsp.probes.perturb import perturb
 from inspect_medsp.probes.result import (
+    PROBE_HEADLINES,
     PROBE_KEYS,
     PROBE_SCORER,
     PROBES,
@@ -26,7 +26,7 @@ from inspect_medsp.probes.result import (
 )
 from inspect_medsp.record.grader import GRADER_ROLE, grader_model
 from inspect_medsp.record.numbering import numbered, unnumbered
-from inspect_medsp.record.score import Verdict
+from inspect_medsp.record.score import Verdict, figures_of
 from inspect_medsp.scoring.scorer import judge_items
 
 SCORER_NAME = PROBE_SCORER
@@ -133,13 +133,14 @@ def outcomes(before: list[Verdict], after: list[Verdict], aimed: set[int]) -> li
 
 @metric
 def probe_summary() -> Metric:
-    """Per probe, flips up and down and items re-graded, summed over encounters."""
+    """Per probe, flips up and down and items re-graded, summed over encounters (from every
+    figure of each score, its metadata's ``figures``)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         totals: dict[str, float] = {}
         for s in scores:
-            value = s.score.value
-            if not isinstance(value, Mapping):
+            value = figures_of(s.score.value, s.score.metadata)
+            if value is None:
                 continue
             for key, n in unnumbered(value, PROBE_KEYS).items():
                 if isinstance(n, int | float):
@@ -230,7 +231,7 @@ def medsp_grader_probe(
             # the perturbed copies are graded together (one round of a batch API, not one each)
             result.probes = list(await collect(*(regrade(probe) for probe in chosen)))
         result.usage, result.rescored = meter.usage, meter.rescored
-        value = probe_value(result, encounter.number)
+        value, figures = KIT.headlined(probe_value(result), PROBE_HEADLINES, encounter.number)
         if all(p.failed for p in result.probes):
             why = "; ".join(f"{p.probe}: {p.failed}" for p in result.probes)
             return KIT.unscored("grader_failed", why, about | result.model_dump(mode="json"))
@@ -238,7 +239,7 @@ def medsp_grader_probe(
             value=value,
             answer=_answer(result),
             explanation=explanation(result),
-            metadata=result.model_dump(mode="json"),
+            metadata=result.model_dump(mode="json") | figures,
         )
 
     return score

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inspect_medsp.measure.capability import Capability, Column
-from inspect_medsp.record.score import KEYS, SCORER, ScoreValue
+from inspect_medsp.record.score import HEADLINE_KEYS, KEYS, SCORER, ScoreValue
 from inspect_medsp.scoring.scorer import medsp_rubric
 
 _EXTRA_LABELS = {
@@ -40,6 +40,6 @@ RUBRIC = Capability(
     name=SCORER,
     scorer=medsp_rubric,
     columns=tuple(_column(key) for key in ScoreValue.model_fields),
-    headlines=("overall",),
+    headlines=HEADLINE_KEYS,
 )
 """The rubric's completion: always in the eval, the core of the report."""

@@ -317,10 +317,11 @@ def medsp_rubric(
         )
         if graded.repeats:
             metadata = metadata.adding(repeats=graded.repeats)
+        figures = ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
+        figures = figures.model_copy(update=provider_figures(traj))
+        metadata = metadata.adding(figures=figures.stored())
         return Score(
-            value=ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
-            .model_copy(update=provider_figures(traj))
-            .stored(),
+            value=figures.headline(),
             answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
             explanation=f"{ending(traj)}\n\n{checklist}",
             metadata=metadata.stored(),

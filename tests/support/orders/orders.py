@@ -25,6 +25,8 @@ class ClinicianOrders(ScorerResult):
 
 
 KIT = Kit(ClinicianOrders.scorer, verb="counted")
+HEADLINES = ("unsupported",)
+"""The figure the samples grid shows; both are in the score's metadata."""
 
 
 @scorer(metrics={"*": [mean()]}, name=ClinicianOrders.scorer)
@@ -45,7 +47,8 @@ def clinician_orders(**unknown: Any) -> Scorer:
             unsupported=sum(a.status == "unsupported" for a in actions),
             turns=traj.turn_count,
         )
-        value = {"orders": result.orders, "unsupported": result.unsupported}
-        return Score(value=KIT.numbered(value, encounter.number), metadata=result.model_dump())
+        figures = {"orders": result.orders, "unsupported": result.unsupported}
+        value, stored = KIT.headlined(figures, HEADLINES, encounter.number)
+        return Score(value=value, metadata=result.model_dump() | stored)
 
     return count

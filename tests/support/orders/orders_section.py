@@ -7,7 +7,7 @@ from inspect_ai.log import EvalLog
 from inspect_medsp.measure import Capability, Column
 from inspect_medsp.record.read import reduced_samples
 from inspect_medsp.report import Page, Section
-from tests.support.orders.orders import ClinicianOrders, clinician_orders
+from tests.support.orders.orders import HEADLINES, ClinicianOrders, clinician_orders
 
 
 def orders_text(page: Page) -> list[str]:
@@ -52,7 +52,7 @@ CLINICIAN_ORDERS = Capability(
         Column("orders", "Orders"),
         Column("unsupported", "Orders not carried out", palette="good-low", low=0),
     ),
-    headlines=("unsupported",),
+    headlines=HEADLINES,
     result=ClinicianOrders,
     rescore="Re-count",
     sections=(ORDERS_SECTION,),
