@@ -75,7 +75,8 @@ def medsp_viewer(capabilities: Sequence[Capability]) -> ViewerConfig:
             name="MedSP",
             columns=[
                 TaskSamplesColumn(id="sampleId"),
-                TaskSamplesColumn(id="target"),  # the scenario's title (see data/dataset.py)
+                # no target (a TARGET column reads as an answer key); the title leads the input
+                TaskSamplesColumn(id="target", visible=False),
                 TaskSamplesColumn(id="epoch"),
                 TaskSamplesColumn(id="input"),
                 TaskSamplesColumn(id="answer"),
