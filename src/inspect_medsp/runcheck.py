@@ -10,15 +10,12 @@ in Python it knows only its own parameters (and a non-default judge is still mad
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Protocol
 
 from inspect_ai.util import display_type
 
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
-from inspect_medsp.errors import MedSPParameterError, PrerequisiteError
+from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.human.names import is_human_model
 from inspect_medsp.preflight.context import RunContext
 
@@ -143,19 +140,3 @@ def check_person(clinician: str, params: RunChoices, context: RunContext) -> Non
             f"--model {clinician} takes one case at a time and {asked} lets several run "
             "together: add --max-samples 1"
         )
-
-
-@contextmanager
-def said_at_load(context: RunContext) -> Iterator[None]:
-    """Say a load error on stderr when Inspect would print it to a silent display.
-
-    Inspect prints a prerequisite error's message on its console, which ``--display none``
-    silences: the run would stop with a non-zero exit and no word. Only while Inspect loads
-    the task (a task built in Python raises to its caller, who sees it).
-    """
-    try:
-        yield
-    except PrerequisiteError as err:
-        if display_type() == "none" and context.loading:
-            print(str(err), file=sys.stderr)
-        raise

@@ -17,6 +17,7 @@ from inspect_ai.solver import Solver
 
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
+from inspect_medsp.commandline import closest
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records
 from inspect_medsp.data.manifest import manifest_digest
 from inspect_medsp.data.models import SampleRecord
@@ -40,10 +41,11 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import RunContext, run_context
+from inspect_medsp.preflight.context import RunContext, run_context, said_at_load
+from inspect_medsp.preflight.models import SCRIPTED_MODEL
 from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
-from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
+from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.file import label_records
@@ -51,8 +53,6 @@ from inspect_medsp.strategies import strategy_policy
 
 DEMO_PACKAGE = "inspect_medsp.data"
 
-SCRIPTED_MODEL = "medsp/scripted"
-"""The offline demo's scripted player: it replays JSON turns and cannot call tools."""
 
 
 def refuse_scripted_tools(protocol: Protocol, context: RunContext) -> None:
@@ -370,6 +370,22 @@ def custom_task(params: TaskParameters, context: RunContext | None = None) -> Ta
     return task_of(lambda: load_custom(folder, params.scenarios), params, context=context)
 
 
+def refuse_unknown(task: str, names: list[str], context: RunContext) -> None:
+    """Refuse a ``-T`` name the task does not have, with the closest it does: Inspect only
+    warns and drops it, and the run would go on, paid in full, at the default.
+
+    Raises:
+        MedSPParameterError: A ``-T`` name that is no parameter of ``task``.
+    """
+    unknown = [name for name in context.task_args if name not in names]
+    if not unknown:
+        return
+    name = unknown[0]
+    guess = closest(name, names)
+    hint = f"did you mean -T {guess}=...?" if guess else f"{task} takes " + ", ".join(names)
+    raise MedSPParameterError(f"task parameter {name} is not a parameter of {task}: {hint}")
+
+
 def registered(variant: Variant) -> Callable[..., Task]:
     """The ``@task`` function of ``variant``: its signature and docstring are made from
     :class:`TaskParameters`, so ``-T`` takes every parameter the checked model has, with the
@@ -385,6 +401,7 @@ def registered(variant: Variant) -> Callable[..., Task]:
         given = signature.bind(*args, **kwargs).arguments
         context = run_context()  # read once: every check of this load receives it
         with said_at_load(context):
+            refuse_unknown(variant.task, list(signature.parameters), context)
             return variant.build(TaskParameters.check(**given), context)
 
     build.__name__ = build.__qualname__ = variant.task

@@ -16,15 +16,18 @@ each says it does not know.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
+from inspect_ai.util import display_type
 
 from inspect_medsp._inspect import (
+    PrerequisiteError,
     active_model,
     eval_async_inner,
     model_roles,
@@ -179,3 +182,19 @@ def _role_name(value: object) -> str:
     if isinstance(value, dict):
         return str(value.get("model", ""))
     return str(value)
+
+
+@contextmanager
+def said_at_load(context: RunContext) -> Iterator[None]:
+    """Say a load error on stderr when Inspect would print it to a silent display.
+
+    Inspect prints a prerequisite error's message on its console, which ``--display none``
+    silences: the run would stop with a non-zero exit and no word. Only while Inspect loads
+    the task (a task built in Python raises to its caller, who sees it).
+    """
+    try:
+        yield
+    except PrerequisiteError as err:
+        if display_type() == "none" and context.loading:
+            print(str(err), file=sys.stderr)
+        raise
