@@ -94,3 +94,16 @@ def test_a_run_without_scoring_says_it_is_not_scored_yet(tmp_path: Path) -> None
     # (the load summary says a part of the demo is not comparable; the end says nothing more)
     assert "scenarios scored" not in output
     assert "not comparable with the published numbers" not in output.split("not scored yet")[1]
+
+
+def test_a_data_revision_from_the_environment_is_checked_as_the_parameter_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # -T data_revision is no parameter of the bundled demo: the variable is refused the same
+    monkeypatch.setenv("MEDSP_DATA_REVISION", "v2")
+    result = inspect(
+        tmp_path, "eval", "inspect_medsp/medsp_demo", "--model", SCRIPTED, "-T",
+        f"judge={SCRIPTED}", "--display", "none",
+    )  # fmt: skip
+    message = one_line(result, tmp_path)
+    assert "MEDSP_DATA_REVISION=v2 is set, but medsp_demo downloads no scenario data" in message

@@ -26,6 +26,7 @@ from inspect_medsp.data.sources import (
     CacheUnwritable,
     ResolvedSource,
     RubricsNotPublished,
+    data_revision_unused,
     resolve_scenario_root,
     resolve_upstream_root,
     sources_unavailable,
@@ -325,6 +326,9 @@ class Variant:
         # a model that cannot be made here, a person where a person cannot be, or a
         # clinician that cannot play the protocol, stops the load before any download
         check_run(params, context)
+        unused = data_revision_unused(self.task, downloads=not (self.bundled or self.custom))
+        if unused is not None:
+            raise MedSPParameterError(unused)
         judged_roles(params.judge, context)
         refuse_scripted_tools(params.protocol, context)
         if self.custom:
