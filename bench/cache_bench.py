@@ -4,9 +4,10 @@ part no earlier request's prefix covers, and output characters.
 The offline demo is played through Inspect's real ``openai-api`` provider against a small
 OpenAI-compatible server on 127.0.0.1 (standard library). The server answers every request with
 the scripted demo's reply for that call (the same replies ``medsp/scripted`` gives) and records
-the request. A request is billed the way OpenAI bills automatic caching: the longest prefix it
-shares with an earlier request to the same model is a cache read when it is at least
-``MIN_CACHED`` characters long; the rest is uncached input.
+the request. A request is billed the way OpenAI bills automatic caching, by the rule
+``medsp-estimate`` uses too (``inspect_medsp.tokens.cached_prefix_tokens``): of the longest
+prefix it shares with an earlier request to the same model, the cache serves 1,024 tokens or
+more, in steps of 128 (at 4 characters a token); the rest is uncached input.
 
 The server reports each request's cached part to Inspect as OpenAI does
 (``prompt_tokens_details.cached_tokens``, at 4 characters a token), so the log records cache
@@ -46,9 +47,8 @@ from inspect_ai.model import (
 from inspect_medsp import medsp_demo
 from inspect_medsp.scripted.recognise import recognise
 from inspect_medsp.scripted.replies import reply
+from inspect_medsp.tokens import cached_prefix_chars
 
-MIN_CACHED = 1024
-"""Shortest repeated prefix (characters) a provider serves from its cache."""
 SERVICE = "cachebench"
 ROLES = ("clinician", "patient", "environment", "grader", "auditor")
 
@@ -122,7 +122,7 @@ class Ledger:
         with self.lock:
             earlier = self.seen[model]
             shared = max((common_prefix(prompt, e) for e in earlier), default=0)
-            cached = shared if shared >= MIN_CACHED else 0
+            cached = cached_prefix_chars(shared)
             earlier.append(prompt)
             b = self.bills[model]
             b.requests += 1

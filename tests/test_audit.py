@@ -11,11 +11,11 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
+from inspect_medsp.audit.capability import unaudited_line
+from inspect_medsp.audit.result import SimulationAudit
 from inspect_medsp.audit.review import harness_counts
 from inspect_medsp.audit.scorer import medsp_simulation_audit
-from inspect_medsp.hooks.unscored import unaudited_line
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.audit import SimulationAudit
 from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
 from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
 from inspect_medsp.scripted.recognise import fold

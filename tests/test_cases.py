@@ -428,7 +428,7 @@ def test_the_clinician_never_sees_a_custom_cases_hidden_materials(
     grader_text = "\n".join(grader.texts())
     assert MARKERS["rubric"] in grader_text
     assert log.samples is not None
-    assert scored(log.samples[0]).as_dict()["PC"] == 0.5
+    assert (scored(log.samples[0]).metadata or {})["figures"]["PC"] == 0.5
 
 
 # draft

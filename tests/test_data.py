@@ -21,6 +21,7 @@ from inspect_medsp.data.dataset import (
     METADATA_KEY,
     load_records,
     rubric_report,
+    sample_input,
     select_ids,
 )
 from inspect_medsp.data.models import COMPETENCIES, ROLES, SampleRecord
@@ -273,7 +274,9 @@ def test_hub_tree_loads_into_samples(hub_tree: tuple[Path, Path]) -> None:
         case_id, scenario = sid.split("/")
         record = SampleRecord.model_validate(meta[sid][METADATA_KEY])
         assert record.id == sid
-        assert sample.input == preview(record.scenario.packets.examinee)
+        title = str(meta[sid].get("scenario_title") or meta[sid].get("title") or "")
+        assert sample.input == sample_input(title, record.scenario.packets.examinee)
+        assert sample.target == ""  # no answer key in the grid's TARGET column
         assert meta[sid]["case_id"] == case_id
         assert meta[sid]["scenario"] == scenario
         assert meta[sid]["source_url"] == SOURCE_URLS[sid]
@@ -346,7 +349,8 @@ def test_the_sample_input_reads_as_sentences_where_the_samples_list_previews_it(
         record = SampleRecord.model_validate((demo.metadata or {})[METADATA_KEY])
         packet = record.scenario.packets.examinee
         assert isinstance(demo.input, str)
-        assert demo.input.startswith("Door note. Setting: ")
+        title = str((demo.metadata or {})["scenario_title"])
+        assert demo.input.startswith(f"{title}. Door note. Setting: "), demo.input
         assert "\n" not in demo.input
         assert not re.search(r"[#*_`<>|]|\.md\b|clinician's materials", demo.input), demo.input
         # every word of the files survives, in order: only the lead, the file names and a

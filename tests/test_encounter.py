@@ -328,7 +328,8 @@ def test_tools_protocol_fills_the_same_record(tmp_path: Path, log_dir: str) -> N
     assert traj.state_history == ["0:initial_assessment", "1:ecg_reviewed"]
     assert log.samples is not None
     score = scored(log.samples[0])
-    assert score.value == {
+    assert score.value == {"overall": 0.5}
+    assert (score.metadata or {})["figures"] == {
         **{"overall": 0.5, "PC": 1.0, "MK": 0.0, "ICS": 0.0},
         **{"overall_completed": 2, "overall_total": 4, "PC_completed": 2, "PC_total": 2},
         **{"MK_completed": 0, "MK_total": 1, "ICS_completed": 0, "ICS_total": 1},

@@ -173,11 +173,33 @@ def test_console_script_bad_price_file_has_no_traceback(tmp_path: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
+def test_the_cache_bench_and_the_estimate_bill_the_cache_as_providers_do() -> None:
+    """One rule: a repeated prefix is served from 1,024 tokens, in steps of 128 tokens."""
+    from bench.cache_bench import Ledger
+
+    from inspect_medsp.estimate.model import Assumptions, _cacheable
+    from inspect_medsp.tokens import cached_prefix_tokens
+
+    assert [cached_prefix_tokens(n) for n in (0, 1023, 1024, 1151, 1152, 2000)] == [
+        0, 0, 1024, 1024, 1152, 1920,
+    ]  # fmt: skip
+    ledger = Ledger()
+    shared = "x" * 4700  # with the role's mark, 1,177 tokens in common: 1,152 are served
+    first = [{"role": "system", "content": shared + "first"}]
+    second = [{"role": "system", "content": shared + "second"}]
+    assert ledger.bill("m", first, "")[1] == 0
+    in_common = len("<|system|>" + shared)
+    assert ledger.bill("m", second, "")[1] == 1152 * 4 == _cacheable(in_common, Assumptions())
+    # a shorter repeat (under 1,024 tokens) is not served by either
+    assert _cacheable(4095, Assumptions()) == 0
+
+
 def test_estimate_splits_cached_and_uncached_input_as_the_cache_bench_measures() -> None:
     """The demo played through Inspect's openai-api provider against a local server that bills
-    a repeated prefix of 1,024+ characters as cached: per role, the estimate's cached and
-    uncached prompt characters are within 15% of what the server counted."""
-    from bench.cache_bench import MIN_CACHED, measure_parts
+    a repeated prefix as OpenAI does (1,024 tokens or more, in steps of 128): per role, the
+    estimate's cached and uncached prompt characters, by the same rule, are within 15% of
+    what the server counted."""
+    from bench.cache_bench import measure_parts
 
     measured, parts = measure_parts(audit=True)
     # the bench's split by part accounts for every character it billed
@@ -186,13 +208,11 @@ def test_estimate_splits_cached_and_uncached_input_as_the_cache_bench_measures()
         assert sum(p.uncached for p in parts[role].values()) == bill.uncached, role
     assert set(parts["grader"]) == {"instructions", "record"}
     scripts = load_scripts()
-    # the bench's threshold is in characters: 1,024 characters are 256 tokens at 4 a token
-    assumed = {"min_cached_tokens": MIN_CACHED // 4}
     total: dict[str, RoleEstimate] = {}
     for i, record in enumerate(demo_records()):
         turns = len(scripts[record.id].turns)  # each scripted encounter plays its script out
         part = estimate_records(
-            [record], 12, assumptions=Assumptions(turns=turns, **assumed), audit=True, warm=i > 0
+            [record], 12, assumptions=Assumptions(turns=turns), audit=True, warm=i > 0
         )
         total = {r: total.get(r, RoleEstimate()).plus(e) for r, e in part.roles.items()}
     for role in ("clinician", "patient", "environment", "grader", "auditor"):

@@ -15,8 +15,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
+from inspect_medsp.audit.result import SimulationAudit
 from inspect_medsp.record import MedspRun, ScoreMetadata, ScoreValue, TaskMetadata, read_log
-from inspect_medsp.record.audit import SimulationAudit
 from inspect_medsp.record.grader import default_grader, graders_named
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.score import KEYS, LEGACY_SCHEMA, SCORE_SCHEMA
@@ -151,10 +151,11 @@ def test_a_run_writes_exactly_what_the_models_declare(fresh: EvalLog, cut_short:
             meta = ScoreMetadata.read(score.metadata)
             assert not meta.model_extra
             assert meta.stored() == score.metadata
-            value = ScoreValue.read(score.value)
-            if value is not None:
+            value = ScoreValue.in_score(score.value, score.metadata)
+            if value is not None:  # every figure in the metadata, the headline as the value
                 assert not value.model_extra
-                assert value.stored() == score.value
+                assert value.stored() == meta.figures
+                assert value.headline() == score.value
 
 
 def test_an_unscored_sample_reads_with_its_reason(cut_short: EvalLog) -> None:
@@ -199,12 +200,29 @@ def test_samples_df_gives_one_column_per_score_key(fresh: EvalLog, cut_short: Ev
     pytest.importorskip("pandas", reason="needs the analysis extra: pip install -e '.[analysis]'")
     from inspect_ai.analysis import SampleSummary, samples_df
 
-    from inspect_medsp.analysis import MedspColumns
+    from inspect_medsp.analysis import MedspColumns, measured_columns
+    from inspect_medsp.measures import CAPABILITIES
 
     paths = [str(LEGACY_LOG), str(fresh.location), str(cut_short.location)]
     df = samples_df(paths, columns=SampleSummary + MedspColumns)
     assert len(df) == 3
-    medsp = [c for c in df.columns if c.startswith("medsp_")]
+    # every other registered capability's value keys are columns too: the audit's as the
+    # fresh run's audit stored them, empty in logs it never scored; no log was probed
+    measured = [c.name for c in measured_columns(CAPABILITIES)]
+    probed = [c for c in measured if c.startswith("medsp_grader_probe_")]
+    audited = [c for c in measured if c.startswith("medsp_simulation_audit_")]
+    assert len(probed) == 12 and len(audited) == 9
+    assert df[probed].isna().all().all()
+    assert fresh.samples is not None
+    [row] = df[df["log"] == str(fresh.location)].to_dict("records")
+    audit = ((fresh.samples[0].scores or {})["medsp_simulation_audit"].metadata or {})["figures"]
+    assert isinstance(audit, dict)
+    assert {c: row[c] for c in audited} == {
+        f"medsp_simulation_audit_{k}": float(v) for k, v in audit.items()
+    }
+    others = df[df["log"] != str(fresh.location)]
+    assert others[audited].isna().all().all()
+    medsp = [c for c in df.columns if c.startswith("medsp_") and c not in measured]
     assert len(medsp) == len(KEYS) * 3 + 5
     checked = 0
     for path in paths:

@@ -61,6 +61,13 @@ def test_the_document_lists_every_stored_key_with_its_type() -> None:
     )
 
 
+def test_every_stored_result_of_the_package_is_a_registered_capabilitys() -> None:
+    from tests.support.schema import package_results, scorer_results
+
+    assert package_results(), "no ScorerResult found in the package"
+    assert set(package_results()) == set(scorer_results())
+
+
 def test_every_top_level_part_is_in_the_document() -> None:
     text = DOC.read_text(encoding="utf-8")
     for model in ROOTS.values():

@@ -13,8 +13,8 @@ from inspect_ai.model import ChatMessage, ChatMessageUser
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.probes.result import PROBE_HEADLINES, GraderProbes
 from inspect_medsp.probes.scorer import medsp_grader_probe, parse_probes
-from inspect_medsp.record.probes import GraderProbes
 from inspect_medsp.scripted.recognise import fold, recognise
 from inspect_medsp.scripted.replies import grade, script_for
 from tests.support.offline_tokens import inspect_cli
@@ -74,7 +74,10 @@ def test_probes_on_the_scripted_demo_give_the_flips_known_by_hand(tmp_path: Path
     assert done.returncode == 0, done.stderr[-2000:]
     result = read_eval_log(str(probed))
     assert result.samples is not None
-    values = {str(s.id): s.scores[PROBE].value for s in result.samples}  # type: ignore[index]
+    # the value holds each probe's aimed flips (the grid's columns), the metadata every figure
+    headlines = {str(s.id): s.scores[PROBE].value for s in result.samples}  # type: ignore[index]
+    values = {str(s.id): s.scores[PROBE].metadata["figures"] for s in result.samples}  # type: ignore[index]
+    assert headlines == {i: {k: v[k] for k in PROBE_HEADLINES} for i, v in values.items()}
     unchanged = {f"{p}_{d}": 0 for p in ("recital", "injection", "padding") for d in ("up", "down")}
     assert values == {
         "demo_anaphylaxis/scenario1": unchanged | HAND_ITEMS | {"removal_up": 0, "removal_down": 3},
@@ -142,7 +145,7 @@ def test_a_gullible_grader_credits_every_recited_item(log_dir: str) -> None:
     }
     assert probed.samples is not None
     for sample in probed.samples:
-        value = sample.scores[PROBE].value  # type: ignore[index]
+        value = sample.scores[PROBE].metadata["figures"]  # type: ignore[index]
         assert isinstance(value, dict)
         assert value["recital_up"] == recital[str(sample.id)].targeted
         assert value["recital_down"] == 0 and value["injection_up"] == 0

@@ -163,9 +163,9 @@ def test_openai_provider_cut_off_refused_and_overflowing_clinician(
     grader_prompt = json.dumps(provider.requests["grader"])
     assert "filtered due to" not in grader_prompt and "maximum context length" not in grader_prompt
     assert log.samples is not None and log.samples[0].scores is not None
-    score = log.samples[0].scores["medsp_rubric"]
-    assert isinstance(score.value, dict) and score.value["context_exhausted"] == 1
-    assert score.value["refused_turns"] == 1
+    figures = (log.samples[0].scores["medsp_rubric"].metadata or {})["figures"]
+    assert isinstance(figures, dict) and figures["context_exhausted"] == 1
+    assert figures["refused_turns"] == 1
     # the re-ask after the cut said so
     retry = provider.requests["clinician"][1]["messages"][-1]["content"]
     assert "cut off" in json.dumps(retry)

@@ -90,6 +90,11 @@ def score_of(log: EvalLog) -> Any:
     return scores["medsp_rubric"]
 
 
+def figures_of(log: EvalLog) -> Any:
+    """Every figure of the sample's rubric score (its value holds the headline alone)."""
+    return (score_of(log).metadata or {})["figures"]
+
+
 def words(traj: Trajectory) -> str:
     """Everything the record holds as somebody's words or deeds."""
     return "\n".join(
@@ -167,7 +172,7 @@ def test_cut_off_replies_are_re_asked_and_never_become_a_turn(log_dir: str) -> N
     assert "cut off" in retry and "shorter" in retry
     # the sample is graded as usual
     assert traj.end == "turn_limit"
-    assert score_of(log).value["overall_total"] > 0
+    assert figures_of(log)["overall_total"] > 0
 
 
 def test_clinician_context_exhausted_ends_and_is_graded(
@@ -199,8 +204,8 @@ def test_clinician_context_exhausted_ends_and_is_graded(
     assert "context_exhausted" in "\n".join(grader.texts())
 
     # graded on what the clinician did, and counted in the summary and the end-of-run line
-    score = score_of(log)
-    assert score.value["context_exhausted"] == 1 and score.value["refused_turns"] == 0
+    figures = figures_of(log)
+    assert figures["context_exhausted"] == 1 and figures["refused_turns"] == 0
     assert metrics(log)["context_exhausted"] == 1
     line = provider_line(log)
     assert line is not None and "1 encounter(s) ended" in line and ANAPHYLAXIS in line
@@ -244,8 +249,8 @@ def test_clinician_refusals_are_turns_of_nothing_and_three_in_a_row_end(
     history = sample_of(log).messages
     assert not any(m.role == "assistant" and "filtered" in m.text for m in history)
 
-    score = score_of(log)
-    assert score.value["refused_turns"] == 4 and score.value["context_exhausted"] == 0
+    figures = figures_of(log)
+    assert figures["refused_turns"] == 4 and figures["context_exhausted"] == 0
     summary = metrics(log)
     assert summary["refused_turns"] == 4 and summary["refused_encounters"] == 1
     line = provider_line(log)
@@ -362,7 +367,7 @@ def test_tools_protocol_clinician_window_full_ends_the_encounter(log_dir: str) -
     assert traj.end == "context_exhausted" and traj.turn_count == 1 and traj.complete
     assert "context window was full after 1 turn completed" in traj.end_reason
     assert OVERFLOW not in words(traj)
-    assert score_of(log).value["context_exhausted"] == 1
+    assert figures_of(log)["context_exhausted"] == 1
 
 
 def test_tools_protocol_environment_refusal_ends_the_encounter_unscored(log_dir: str) -> None:

@@ -4,32 +4,41 @@
 shows in report.md with its caption, is named in the Files list and writes its figure, and
 the core names nothing of it.
 
-"Add a scorer over the record": a scorer defined here reads the stored Trajectory through
-``record``, stores its typed result, runs with ``inspect_ai.score`` on a scripted demo log,
-and a section defined here reads that result back through ``read_log`` (nothing of
-``record``, the report's core, the tasks or the scripted provider learns of it) and shows it
-in report.md, with the samples it could not score and why.
+"Add a measurement": a model-free scorer in three files of one slice
+(``tests/support/orders/``) and one registry line: the eval's viewer configuration labels its
+columns, ``inspect score --action append`` twice numbers the second score's keys, its
+section shows in report.md (with the samples it could not count and why), its line is said
+at the end of a run, ``MedspColumns`` has its columns, and a log of another task is refused
+in one line; nothing of ``record``, the report's core, the tasks, the hooks or the viewer
+names it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
-from inspect_ai import eval, score
-from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
-from inspect_ai.solver import TaskState
+from inspect_ai import eval
+from inspect_ai.hooks import TaskEnd
+from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
 
-from inspect_medsp import medsp_demo
+from inspect_medsp import measures, medsp_demo
+from inspect_medsp.analysis import medsp_columns
 from inspect_medsp.full_report import SECTIONS, write_report
+from inspect_medsp.hooks.unscored import UnscoredWarning
 from inspect_medsp.record import read_log
-from inspect_medsp.record.result import ScorerResult
-from inspect_medsp.record.score import unscored_score
-from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.report import Page, ReportFile, Section
 from inspect_medsp.report.findings import Analysis
+from tests.support.orders import orders as orders_module
+from tests.support.orders.orders import ClinicianOrders
+from tests.support.orders.orders_section import CLINICIAN_ORDERS
 
 SCRIPTED = "medsp/scripted"
 CHART = "turns.png"
@@ -124,136 +133,156 @@ def test_a_section_with_nothing_to_show_adds_no_text(log_dir: Path, tmp_path: Pa
     assert "## Turns per encounter" not in text and (tmp_path / "silent" / CHART).is_file()
 
 
-# The recipe "Add a scorer over the record".
 
 
-# step 1: the stored result type: what the scorer keeps in its score's metadata, and its name
-class ActionTally(ScorerResult):
-    """The clinician's non-verbal actions over the recorded encounter."""
+# The recipe "Add a measurement": tests/support/orders/ is the slice (three files); the one
+# registry line is the entry this fixture adds to measures.CAPABILITIES.
 
-    scorer: ClassVar[str] = "action_tally"
-
-    turns: int
-    """Turns the encounter played."""
-    actions: int
-    """Actions the clinician ordered or did, over every turn."""
-    silent_turns: int
-    """Turns the clinician said nothing aloud."""
+ORDERS_FILE = Path(orders_module.__file__)
+SCORER_SPEC = f"{ORDERS_FILE}@{ClinicianOrders.scorer}"
+BIN = Path(sys.executable).parent
+OTHER_TASK = """
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import match
 
 
-# step 2: the scorer: reads the Trajectory from the sample store, returns its result (or
-# Inspect's unscored score with why, never a made-up zero)
-@scorer(metrics=[mean()], name=ActionTally.scorer)
-def action_tally() -> Scorer:
-    async def tally(state: TaskState, target: Target) -> Score:
-        traj = Trajectory(store=state.store)
-        if not traj.turns:
-            why = "the encounter has no recorded turns"
-            return unscored_score("no_turns", why, {"turns": 0}, "tallied")
-        result = ActionTally(
-            turns=traj.turn_count,
-            actions=sum(len(t.clinician.actions) for t in traj.turns),
-            silent_turns=sum(not t.clinician.speak.strip() for t in traj.turns),
-        )
-        return Score(value=result.actions / result.turns, metadata=result.model_dump())
-
-    return tally
+@task
+def arithmetic():
+    return Task(dataset=[Sample(input="1+1?", target="2")], scorer=match())
+"""
 
 
-# step 3: the section: reads each sample's typed result (and why a sample has none)
-def tally_text(page: Page) -> list[str]:
-    out = ["## Clinician actions", ""]
-    for run in page.analysis.runs:
-        for sample in run.samples:
-            found = sample.result(ActionTally)
-            if found is not None:
-                out.append(
-                    f"- {sample.id}: {found.actions} actions over {found.turns} turns "
-                    f"({found.silent_turns} silent)"
-                )
-            elif (why := sample.result_unscored(ActionTally)) is not None:
-                out.append(f"- {sample.id}: not tallied ({why})")
-    return [*out, ""]
+@pytest.fixture(scope="module")
+def registered() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(measures, "CAPABILITIES", (*measures.CAPABILITIES, CLINICIAN_ORDERS))
+        yield
 
 
-TALLY = Section(
-    name="action_tally",
-    shows=lambda analysis: any(
-        s.result(ActionTally) is not None or s.result_unscored(ActionTally) is not None
-        for run in analysis.runs
-        for s in run.samples
-    ),
-    text=tally_text,
-)
-
-# step 4: register it, in full_report.SECTIONS (the scorer itself in _registry.py, for
-# `inspect score LOG --scorer inspect_medsp/action_tally`)
-WITH_TALLY = (*SECTIONS[:HEALTH], TALLY, *SECTIONS[HEALTH:])
+def inspect_cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_API_TOKEN"))}
+    env.update(COLUMNS="400", INSPECT_LOG_DIR=str(folder / "logs"), INSPECT_DISPLAY="none")
+    return subprocess.run(
+        [str(BIN / "inspect"), *args],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-def _scored(log_dir: Path, out: Path, emptied: bool = False) -> Path:
-    """The demo log scored again by the tally (appended beside the rubric's score), written
-    into ``out`` under its own name; ``emptied``: its sample's stored encounter dropped."""
-    [info] = list_eval_logs(str(log_dir))
-    log = read_eval_log(info.name)
-    if emptied:
-        assert log.samples
-        for sample in log.samples:
-            sample.store = {}
-    scored = score(log, action_tally(), action="append", display="none")
-    out.mkdir()
-    write_eval_log(scored, str(out / Path(info.name).name))
-    return out
+@pytest.fixture(scope="module")
+def counted(registered: None, tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
+    """The demo run with the capability registered, counted twice with ``inspect score
+    --action append``."""
+    folder = tmp_path_factory.mktemp("counted")
+    [log] = eval(
+        medsp_demo(scenarios="demo_bad_news/*", judge=SCRIPTED),
+        model=SCRIPTED,
+        log_dir=str(folder),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    for _ in range(2):
+        done = inspect_cli(
+            folder, "score", str(log.location), "--scorer", SCORER_SPEC,
+            "--action", "append", "--overwrite",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    return read_eval_log(str(log.location))
 
 
-def test_a_plug_in_scorer_stores_its_result_and_its_section_shows_it(
-    log_dir: Path, tmp_path: Path
+def test_a_measurement_gets_labelled_columns_and_numbered_keys(counted: EvalLog) -> None:
+    viewer = counted.eval.viewer
+    assert isinstance(viewer, ViewerConfig)
+    view = viewer.task_samples_view
+    assert isinstance(view, TaskSamplesView)
+    shown = {c.id: c.visible for c in view.columns or []}
+    name = ClinicianOrders.scorer
+    # its headline shows after the shipped ones, its re-counts' are listed
+    assert shown[f"score__{name}__unsupported"] is True
+    assert f"score__{name}__orders" not in shown
+    assert shown[f"score__{name}1__unsupported_1"] is False
+    labels = view.score_labels or {}
+    assert labels["unsupported"] == "Orders not carried out"
+    assert labels["unsupported_1"] == "Re-count 1: Orders not carried out"
+    scale = (view.score_color_scales or {})["unsupported"]
+    assert isinstance(scale, ScoreColorScale) and scale.palette == "good-low"
+    # the second append is <name>1, with numbered keys holding the same counts
+    assert counted.samples is not None
+    [sample] = counted.samples
+    scores = sample.scores or {}
+    first, second = scores[name].value, scores[f"{name}1"].value
+    assert isinstance(first, dict) and isinstance(second, dict)
+    assert set(first) == {"unsupported"}  # the headline; every figure is in the metadata
+    assert second == {f"{k}_1": v for k, v in first.items()}
+    figures = (scores[f"{name}1"].metadata or {})["figures"]
+    assert figures == {f"{k}_1": v for k, v in (scores[name].metadata or {})["figures"].items()}
+    assert set(figures) == {"orders_1", "unsupported_1"}
+    # and every key of every score is a column the configuration lists
+    for scorer, score in scores.items():
+        assert isinstance(score.value, dict)
+        assert all(f"score__{scorer}__{key}" in shown for key in score.value)
+
+
+def test_a_measurement_shows_in_the_report_and_the_columns(
+    registered: None, counted: EvalLog, tmp_path: Path
 ) -> None:
-    scored = _scored(log_dir, tmp_path / "scored")
-    [sample] = read_log(next(scored.iterdir())).samples
-    # the tally, read back typed from the log without record knowing of it
+    [sample] = read_log(str(counted.location)).samples
     traj = sample.trajectory
     assert traj is not None and traj.turns
-    expected = ActionTally(
-        turns=len(traj.turns),
-        actions=sum(len(t.clinician.actions) for t in traj.turns),
-        silent_turns=sum(not t.clinician.speak.strip() for t in traj.turns),
+    expected = ClinicianOrders(
+        orders=len(traj.action_log),
+        unsupported=sum(a.status == "unsupported" for a in traj.action_log),
+        turns=traj.turn_count,
     )
-    assert expected.actions > 0
-    assert sample.result(ActionTally) == expected
-    assert sample.result_unscored(ActionTally) is None
-    # the rubric's score is untouched
-    assert sample.scored and sample.values["overall"] > 0
-    result = write_report([scored], tmp_path / "with", sections=WITH_TALLY)
-    assert result.analysis is not None
-    text = (tmp_path / "with" / "report.md").read_text(encoding="utf-8")
-    section = text.split("## Clinician actions\n")[1].split("\n## ")[0]
-    [line] = [line for line in section.splitlines() if line.startswith("- ")]
-    assert line == (
-        f"- {sample.id}: {expected.actions} actions over {expected.turns} turns "
-        f"({expected.silent_turns} silent)"
-    )
-    assert text.index("## Clinician actions") < text.index("## Health of the runs")
-    # nothing else of the report moved: the shipped report of the scored log is the same
-    # as that of the log before, and is this one without the section
-    write_report([scored], tmp_path / "plain")
-    write_report([log_dir], tmp_path / "before")
-    plain = (tmp_path / "plain" / "report.md").read_text(encoding="utf-8")
-    assert plain == (tmp_path / "before" / "report.md").read_text(encoding="utf-8")
-    assert text.replace(f"\n## Clinician actions\n{section}", "") == plain
-    # a log the tally never scored shows no section
-    write_report([log_dir], tmp_path / "never", sections=WITH_TALLY)
-    assert (tmp_path / "never" / "report.md").read_text(encoding="utf-8") == plain
+    assert expected.orders > 0
+    assert sample.result(ClinicianOrders) == expected
+    assert sample.scored and sample.values["overall"] > 0  # the rubric's score is untouched
+    # the report's sections are the registry's: its section follows the shipped ones
+    write_report([Path(str(counted.location))], tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    section = text.split("## Clinician orders\n")[1]
+    assert (
+        f"- {sample.id}: {expected.orders} orders, {expected.unsupported} the environment "
+        "could not carry out"
+    ) in section
+    # MedspColumns made now has its columns, read from the newest count
+    pytest.importorskip("pandas", reason="needs the analysis extra")
+    from inspect_ai.analysis import SampleSummary, samples_df
+
+    df = samples_df(str(counted.location), columns=SampleSummary + medsp_columns())
+    [row] = df.to_dict("records")
+    assert row["medsp_clinician_orders_orders"] == expected.orders
+    assert row["medsp_clinician_orders_unsupported"] == expected.unsupported
 
 
-def test_a_sample_the_plug_in_scorer_could_not_score_is_named_with_why(
-    log_dir: Path, tmp_path: Path
+def test_a_measurement_says_its_line_at_the_end_of_a_run(
+    counted: EvalLog, caplog: pytest.LogCaptureFixture
 ) -> None:
-    scored = _scored(log_dir, tmp_path / "scored", emptied=True)
-    [sample] = read_log(next(scored.iterdir())).samples
-    assert sample.result(ActionTally) is None
-    why = "no_turns: the encounter has no recorded turns"
-    assert sample.result_unscored(ActionTally) == why
-    write_report([scored], tmp_path / "out", sections=WITH_TALLY)
-    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert f"- {sample.id}: not tallied ({why})" in text
+    # the task registered the capability's line with the end-of-run hook when it was built
+    end = TaskEnd(eval_set_id=None, run_id="run", eval_id="eval", log=counted)
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(UnscoredWarning().on_task_end(end))
+    assert counted.samples is not None
+    [sample] = counted.samples
+    metadata = sample.scores[ClinicianOrders.scorer].metadata or {} if sample.scores else {}
+    said = f"MedSP: {metadata['unsupported']} order(s) the environment could not carry out"
+    assert said in caplog.messages
+
+
+def test_a_measurement_refuses_another_tasks_log_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "arithmetic.py").write_text(OTHER_TASK)
+    made = inspect_cli(tmp_path, "eval", "arithmetic.py", "--model", "mockllm/model")
+    assert made.returncode == 0, made.stderr
+    [other] = list((tmp_path / "logs").glob("*.eval"))
+    result = inspect_cli(tmp_path, "score", str(other), "--scorer", SCORER_SPEC)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    assert 1 <= len(lines) <= 3, output  # one line, wrapped at most by the console
+    message = " ".join(lines)
+    assert "is a log of task arithmetic, not of a MedSP task" in message, message
+    assert ClinicianOrders.scorer in message

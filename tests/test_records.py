@@ -121,8 +121,10 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
     # completion is the old one exactly)
     stops = {"context_exhausted": 0, "refused_turns": 0}
     expected = {k: round(v, DECIMALS) if k in KEYS else v for k, v in old["score"].items()}
-    assert sample.scores["medsp_rubric"].value == expected | stops
-    now = ScoreValue.read(sample.scores["medsp_rubric"].value)
+    figures = (sample.scores["medsp_rubric"].metadata or {})["figures"]
+    assert figures == expected | stops
+    assert sample.scores["medsp_rubric"].value == {"overall": expected["overall"]}
+    now = ScoreValue.read(figures)
     assert now is not None
     assert {k: now.completion(k) for k in KEYS if k in old["score"]} == {
         k: v for k, v in old["score"].items() if k in KEYS
@@ -137,7 +139,7 @@ def test_the_demo_records_the_same_encounter_and_an_old_log_rescores_the_same(
     )
     assert rescored.samples is not None
     score = scored(rescored.samples[0])
-    assert score.value == expected | stops
+    assert (score.metadata or {})["figures"] == expected | stops
 
 
 def test_a_store_without_an_encounter_has_no_trajectory() -> None:

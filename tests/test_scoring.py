@@ -239,7 +239,9 @@ def score_of(sample: EvalSample) -> Score:
 def values_of(sample: EvalSample) -> dict[str, Fraction]:
     """The sample's completion values (overall and per competency) as exact fractions of the
     item counts the value carries; the stored completions are those to three decimals."""
-    value = score_of(sample).value
+    score = score_of(sample)
+    assert score.value == {"overall": (score.metadata or {})["figures"]["overall"]}
+    value = (score.metadata or {})["figures"]  # every figure; the value is the headline
     assert isinstance(value, dict)
     out: dict[str, Fraction] = {}
     for key, number in value.items():

@@ -293,6 +293,17 @@ def test_hub_revision_argument_beats_env(cache: Path, monkeypatch: pytest.Monkey
     assert resolve_scenario_root(revision="main").revision == SHA
 
 
+def test_a_revision_from_the_environment_is_named_when_it_fails(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_offline(monkeypatch, True)
+    make_hub_cache(cache)
+    monkeypatch.setenv("MEDSP_DATA_REVISION", "no-such-tag")
+    with pytest.raises(MedSPDataError) as error:
+        resolve_scenario_root()
+    assert_one_line(error, "MEDSP_DATA_REVISION=no-such-tag", DATASET_REPO_ID)
+
+
 def test_hub_offline_empty_cache(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     set_offline(monkeypatch, True)
     with pytest.raises(MedSPDataError) as error:

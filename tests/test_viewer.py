@@ -18,13 +18,15 @@ from inspect_ai.scorer import MetricProtocol, SampleScore, Score
 from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
 from inspect_medsp import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.audit.result import AUDIT_HEADLINES, AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.cases.write import write_demo
+from inspect_medsp.measure import GRADING_TYPE, MAX_SCORE_COLUMNS
+from inspect_medsp.measures import viewer
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.audit import AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
+from inspect_medsp.probes.scorer import medsp_grader_probe
 from inspect_medsp.record.read import read_log
 from inspect_medsp.record.score import SCORER, ScoreValue
-from inspect_medsp.record.viewer import GRADING_TYPE, MAX_VISIBLE_SCORES, MEDSP_VIEWER
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.tasks import medsp_task
 
@@ -63,20 +65,20 @@ def built_tasks(cases: Path) -> dict[str, Task]:
 
 def test_every_task_shows_one_headline_per_scorer_with_labels(tmp_path: Path) -> None:
     for name, task in built_tasks(tmp_path / "cases").items():
-        assert task.viewer == MEDSP_VIEWER, name
+        assert task.viewer == viewer(), name
         view = samples_view(task)
         columns = score_columns(view)
         # the rubric's completion first, shown and coloured on 0-1
         first = next(iter(columns))
         assert first == f"score__{SCORER}__overall" and columns[first], name
         visible = [c for c, shown in columns.items() if shown]
-        assert len(visible) <= MAX_VISIBLE_SCORES, name
+        assert len(visible) <= MAX_SCORE_COLUMNS, name
         # the audit's verdict and the probes' flips are among them; the competencies and the
-        # counts are listed but hidden
+        # counts are no columns (they are figures in the metadata)
         assert f"score__{AUDIT_SCORER}__invalidating" in visible
         assert "score__medsp_grader_probe__removal_down" in visible
-        for hidden in ("PC", "overall_completed", "overall_total", "patient_findings"):
-            assert not any(c.endswith(f"__{hidden}") for c in visible), hidden
+        for figure in ("PC", "overall_completed", "overall_total", "patient_findings"):
+            assert not any(c.endswith(f"__{figure}") for c in columns), figure
         # every score column is labelled (the viewer looks labels up by value key)
         labels = view.score_labels or {}
         keys = {c.rsplit("__", 1)[1] for c in columns}
@@ -101,7 +103,7 @@ def audited(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
 
 
 def test_the_viewer_config_is_stored_and_lists_every_score_key(audited: EvalLog) -> None:
-    assert audited.eval.viewer == MEDSP_VIEWER
+    assert audited.eval.viewer == viewer()
     columns = score_columns(samples_view(Task(viewer=audited.eval.viewer)))
     assert audited.samples is not None
     for sample in audited.samples:
@@ -120,6 +122,11 @@ def test_a_re_audit_has_the_documented_name_and_its_own_keys(audited: EvalLog) -
         assert set(scores) == {SCORER, AUDIT_SCORER, again}
         first, second = scores[AUDIT_SCORER].value, scores[again].value
         assert isinstance(first, dict) and isinstance(second, dict)
+        assert list(first) == list(AUDIT_HEADLINES)
+        assert list(second) == [f"{k}_1" for k in AUDIT_HEADLINES]
+        # every figure is in the metadata, numbered as the value is
+        first = (scores[AUDIT_SCORER].metadata or {})["figures"]
+        second = (scores[again].metadata or {})["figures"]
         assert list(first) == list(AUDIT_KEYS)
         assert list(second) == [f"{k}_1" for k in AUDIT_KEYS]
         assert not set(first) & set(second)
@@ -238,7 +245,7 @@ def test_each_grading_is_a_named_subtask_inside_its_scorer(audited: EvalLog) -> 
         assert scorers == [SCORER, AUDIT_SCORER, f"{AUDIT_SCORER}1"]
         rubric, audit, again = subtasks
         assert rubric.input == {"grader": SCRIPTED}
-        total = (sample.scores or {})[SCORER].value
+        total = ((sample.scores or {})[SCORER].metadata or {})["figures"]
         assert isinstance(total, dict)
         met, items = total["overall_completed"], total["overall_total"]
         assert rubric.result == f"{met} of {items} items met"
@@ -250,13 +257,13 @@ def test_each_grading_is_a_named_subtask_inside_its_scorer(audited: EvalLog) -> 
 
 
 def test_the_grid_shows_whole_counts_as_integers(audited: EvalLog) -> None:
-    """The grid shows each scenario's reduced value: over one epoch, every count in it (items
-    met and asked, full windows, refused turns) is an integer, not "12.0"."""
+    """Each scenario's reduced figures (the Scoring tab's): over one epoch, every count in them
+    (items met and asked, full windows, refused turns) is an integer, not "12.0"."""
     [reduction] = [r for r in audited.reductions or [] if r.scorer == SCORER]
     met: list[int] = []
     for sample in reduction.samples:
-        assert isinstance(sample.value, dict)
-        counts = sample.value
+        assert isinstance(sample.value, dict) and list(sample.value) == ["overall"]
+        counts = (sample.metadata or {})["figures"]
         names = [k for k in counts if k.endswith(("_completed", "_total"))]
         for name in (*names, "context_exhausted", "refused_turns"):
             assert isinstance(counts[name], int), (sample.sample_id, name, counts[name])
@@ -273,3 +280,37 @@ def test_the_results_header_shows_distinct_metrics_first(audited: EvalLog) -> No
     names = list(rubric.metrics)
     assert names[:5] == ["macro", "micro", "PC", "MK", "SBP"]
     assert {"macro_ci_low", "macro_ci_high"} <= set(names[5:])
+
+
+def test_the_demo_audited_and_probed_has_a_grid_of_headlines(tmp_path: Path) -> None:
+    """Inspect 0.3.285's viewer makes a column of every key of a score's value: with the audit
+    and the four probes appended, the samples grid has at most 12 score columns, each
+    labelled, the rubric's completion first."""
+    [log] = eval(
+        medsp_demo(judge=SCRIPTED, audit=True),
+        model=SCRIPTED,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    probed = score(log, [medsp_grader_probe(judge=SCRIPTED)], action="append", display="none")
+    assert probed.samples is not None
+    columns = list(
+        dict.fromkeys(
+            (scorer, key)
+            for sample in probed.samples
+            for scorer, value in (sample.scores or {}).items()
+            if isinstance(value.value, dict)
+            for key in value.value
+        )
+    )
+    assert len(columns) == 7 <= MAX_SCORE_COLUMNS, columns
+    assert {scorer for scorer, _ in columns} == {SCORER, AUDIT_SCORER, "medsp_grader_probe"}
+    view = samples_view(Task(viewer=probed.eval.viewer))
+    configured = [c.id for c in view.columns or [] if c.id.startswith("score__")]
+    assert configured[0] == f"score__{SCORER}__overall"
+    labels = view.score_labels or {}
+    assert all(key in labels for _, key in columns)
+    # the removal probe's flips ✓→✗ are what a sensitive grader makes: more is better
+    scale = (view.score_color_scales or {})["removal_down"]
+    assert not isinstance(scale, str | Mapping) and scale.palette == "good-high"
+    assert cast(Any, (view.score_color_scales or {})["recital_up"]).palette == "good-low"

@@ -2,13 +2,13 @@
 ``inspect_ai.<public>._…``), each with the reason no public API serves.
 
 Nothing else in the package imports a private Inspect module; when Inspect moves one of these,
-importing this module fails at once, naming it, instead of a feature going quiet.
+importing this module fails at once, naming it, instead of a feature going quiet. The frames
+and local variables of these functions are read in ``preflight/context.py`` alone, and
+``tests/test_inspect_contract.py`` checks every name here and every local read there against
+the installed Inspect.
 """
 
 from __future__ import annotations
-
-import sys
-from types import FrameType
 
 # ``inspect score`` as Inspect's command line runs it: its ``model_roles`` are the
 # ``--model-role`` values given, which a MedSP scorer checks when it is made (a person bound to
@@ -27,7 +27,7 @@ from inspect_ai._eval.eval import _eval_async_inner as eval_async_inner
 
 # The function through which Inspect calls a task function it loads by name (``inspect eval
 # inspect_medsp/medsp_demo``, ``eval("inspect_medsp/medsp_demo")``, ``eval(medsp_demo)``): only
-# then is the active model the model the task is built for (see :func:`loading_task_by_name`).
+# then is the active model the model the task is built for (see ``preflight/context.py``).
 from inspect_ai._eval.registry import task_create
 
 # The function that makes the scorers of ``inspect score``: its ``log`` is the log the scorer is
@@ -74,34 +74,14 @@ __all__ = [
     "active_model",
     "active_samples",
     "awaiting_human",
-    "calling_frame",
     "display",
     "display_type_initialized",
     "eval_async_inner",
-    "loading_task_by_name",
     "model_roles",
     "parse_cli_args",
     "resolve_args",
     "resolve_scorers",
     "sample_active",
     "score_cli",
+    "task_create",
 ]
-
-
-def loading_task_by_name() -> bool:
-    """Whether Inspect is calling a task function it loads by name (``task_create`` is on the
-    call stack, found by its code object: if Inspect renames or moves it, the import above fails
-    instead of this check quietly answering False)."""
-    return calling_frame(task_create) is not None
-
-
-def calling_frame(function: object) -> FrameType | None:
-    """The frame of ``function`` (one of Inspect's, imported above) if it is on the call stack,
-    found by its code object."""
-    code = getattr(function, "__code__", None)
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is code:
-            return frame
-        frame = frame.f_back  # type: ignore[assignment]
-    return None

@@ -15,19 +15,26 @@ score the log holds: ``medsp_overall`` and
 the sample is unscored), ``medsp_<key>_completed`` and ``medsp_<key>_total`` (item counts),
 ``medsp_unscored`` (why the sample has no score, empty when scored), ``medsp_end`` (how the
 encounter ended), ``medsp_turns``, ``medsp_grader`` (the model that graded) and
-``medsp_specialty``. pandas and pyarrow come with the ``analysis`` extra
-(``pip install "inspect-medsp[analysis]"``).
+``medsp_specialty``; and for every other registered capability (``measures.capabilities()``)
+one column per value key of its newest score, ``medsp_<name>_<key>`` with the scorer's name
+less its ``medsp_`` (``medsp_simulation_audit_findings``, ``medsp_grader_probe_removal_down``;
+empty where the scorer did not run or could not score the sample). pandas and pyarrow come
+with the ``analysis`` extra (``pip install "inspect-medsp[analysis]"``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from inspect_ai.analysis import Column, SampleColumn
 from inspect_ai.log import EvalSample, EvalSampleSummary
 
+from inspect_medsp.measure import Capability
+from inspect_medsp.measures import capabilities
+from inspect_medsp.record.numbering import unnumbered
 from inspect_medsp.record.read import summary_sample
-from inspect_medsp.record.score import KEYS
+from inspect_medsp.record.result import latest
+from inspect_medsp.record.score import KEYS, SCORER, figures_of
 
 PREFIX = "medsp_"
 """The prefix of every MedSP column."""
@@ -77,7 +84,36 @@ def _specialty(sample: Sample) -> str | None:
     return summary_sample(sample).specialty
 
 
-def _columns() -> list[Column]:
+def _measured(capability: Capability, key: str) -> Callable[[Sample], float | None]:
+    def read(sample: Sample) -> float | None:
+        score = latest(sample.scores or {}, capability.name)
+        value = figures_of(score.value, score.metadata) if score is not None else None
+        if value is None:
+            return None
+        got = unnumbered(value, capability.keys).get(key)
+        return float(got) if isinstance(got, int | float) and not isinstance(got, bool) else None
+
+    return read
+
+
+def measured_columns(capabilities: Sequence[Capability]) -> list[Column]:
+    """A column per value key of every capability but the rubric's (whose columns are above)."""
+    return [
+        SampleColumn(
+            f"{PREFIX}{c.name.removeprefix(PREFIX)}_{key}",
+            path=_measured(c, key),
+            type=float,
+            full=False,
+        )
+        for c in capabilities
+        if c.name != SCORER
+        for key in c.keys
+    ]
+
+
+def medsp_columns() -> list[Column]:
+    """The MedSP columns for the capabilities registered now (:data:`MedspColumns` is this,
+    made at import)."""
     columns: list[Column] = [
         SampleColumn(f"{PREFIX}{key}", path=_completion(key), type=float, full=False)
         for key in KEYS
@@ -94,10 +130,11 @@ def _columns() -> list[Column]:
         SampleColumn(f"{PREFIX}turns", path=_turns, type=int, full=False),
         SampleColumn(f"{PREFIX}grader", path=_grader, type=str, full=False),
         SampleColumn(f"{PREFIX}specialty", path=_specialty, type=str, full=False),
+        *measured_columns(capabilities()),
     ]
 
 
-MedspColumns: list[Column] = _columns()
+MedspColumns: list[Column] = medsp_columns()
 """The MedSP columns, to add to Inspect's: ``columns=SampleSummary + MedspColumns``."""
 
-__all__ = ["MedspColumns", "unscored_reason"]
+__all__ = ["MedspColumns", "medsp_columns", "unscored_reason"]

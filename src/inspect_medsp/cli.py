@@ -16,12 +16,16 @@ from inspect_medsp.agreement.trust_command import AGREEMENT, VALIDATION_SHEET
 from inspect_medsp.commandline import USAGE_ERROR, Command, Parser, closest, unwritable
 from inspect_medsp.comparisons.plan_command import PLAN
 from inspect_medsp.full_report import SECTIONS
-from inspect_medsp.probes.probes_command import PROBES
+from inspect_medsp.measures import CAPABILITIES
 from inspect_medsp.report.command import report_command
 
 PROG = "medsp-report"
 REPORT = report_command(SECTIONS)
-COMMANDS: tuple[Command, ...] = (REPORT, AGREEMENT, VALIDATION_SHEET, PROBES, PLAN)
+MEASURED: tuple[Command, ...] = tuple(
+    c for capability in CAPABILITIES for c in capability.commands if isinstance(c, Command)
+)
+"""The subcommands the registered capabilities declare (``probes``)."""
+COMMANDS: tuple[Command, ...] = (REPORT, AGREEMENT, VALIDATION_SHEET, *MEASURED, PLAN)
 """Every subcommand, the default (``report``) first."""
 
 
@@ -69,9 +73,7 @@ def _unknown(word: str, names: Sequence[str]) -> str:
     guess = closest(word, names)
     if guess is not None:
         return f"no subcommand or file '{word}': did you mean '{guess}'?"
-    return (
-        f"'{word}' is neither a subcommand ({', '.join(names)}) nor an existing file or folder"
-    )
+    return f"'{word}' is neither a subcommand ({', '.join(names)}) nor an existing file or folder"
 
 
 if __name__ == "__main__":

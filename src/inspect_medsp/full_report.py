@@ -1,15 +1,16 @@
 """The report as it ships: every section, the core's and each slice's, in the order
 ``report.md`` shows them. This is the one place sections are registered; a new section is
-one more entry here (see "Add a figure to the report" in docs/architecture.md)."""
+one more entry here (see "Add a figure to the report" in docs/architecture.md), and a
+registered capability's sections (``measures.capabilities()``) follow the core's."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from inspect_medsp.audit.audit_report import AUDIT
 from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
 from inspect_medsp.estimate.bill import BILL
+from inspect_medsp.measures import capabilities
 from inspect_medsp.report import build, section
 from inspect_medsp.report.build import ReportResult
 from inspect_medsp.report.core_sections import (
@@ -28,7 +29,7 @@ from inspect_medsp.report.core_sections import (
 from inspect_medsp.report.findings import Analysis
 from inspect_medsp.report.section import Section
 
-SECTIONS: tuple[Section, ...] = (
+CORE: tuple[Section, ...] = (
     HEAD,
     LEADERBOARD,
     SHARED_SCENARIOS,
@@ -43,8 +44,18 @@ SECTIONS: tuple[Section, ...] = (
     HEALTH,
     FILES,
     BILL,
-    AUDIT,
 )
+"""The sections of the core and the comparisons, in order."""
+
+
+def registered_sections() -> tuple[Section, ...]:
+    """Every section of ``medsp-report``, in order: the core's, then each registered
+    capability's (as the registry lists them now)."""
+    measured = [s for c in capabilities() for s in c.sections if isinstance(s, Section)]
+    return (*CORE, *measured)
+
+
+SECTIONS: tuple[Section, ...] = registered_sections()
 """Every section of ``medsp-report``, in order."""
 
 
@@ -52,15 +63,16 @@ def write_report(
     inputs: Iterable[str | Path],
     out: str | Path,
     formats: Sequence[str] = ("md",),
-    sections: Sequence[Section] = SECTIONS,
+    sections: Sequence[Section] | None = None,
 ) -> ReportResult:
     """The ``medsp-report`` report of every MedSP log under ``inputs``, written into ``out``
-    (see :func:`inspect_medsp.report.build.write_report`)."""
-    return build.write_report(inputs, out, sections, formats)
+    (see :func:`inspect_medsp.report.build.write_report`); ``sections``: the registered
+    ones (:func:`registered_sections`) unless given."""
+    return build.write_report(inputs, out, sections or registered_sections(), formats)
 
 
 def render_markdown(
-    analysis: Analysis, charts: bool = True, sections: Sequence[Section] = SECTIONS
+    analysis: Analysis, charts: bool = True, sections: Sequence[Section] | None = None
 ) -> str:
     """``report.md`` of ``analysis`` (without writing any file)."""
-    return section.render_markdown(analysis, sections, charts)
+    return section.render_markdown(analysis, sections or registered_sections(), charts)

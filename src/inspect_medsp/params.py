@@ -16,7 +16,6 @@ from typing import Annotated, Any, Literal
 from inspect_ai import Task
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -27,8 +26,7 @@ from pydantic_core import PydanticCustomError
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.human.names import is_human_model
-from inspect_medsp.preflight.params import finite, not_bool
+from inspect_medsp.preflight.params import Count, ModelName, Temperature
 from inspect_medsp.record.shards import Shard
 from inspect_medsp.record.task import Strategy, StrategySettings
 from inspect_medsp.record.trajectory import MAX_TURNS
@@ -63,8 +61,6 @@ ACCEPTED: dict[str, str] = {
 """What each parameter accepts, as said in its error message."""
 
 
-Count = Annotated[int, BeforeValidator(not_bool)]
-Temperature = Annotated[float, BeforeValidator(not_bool), Field(ge=0, le=2)]
 
 
 _STRATEGY = StrategySettings()
@@ -124,7 +120,7 @@ class TaskParameters(BaseModel):
         default="turns",
         description="``turns`` (the paper's JSON turns) or ``tools`` (an agent with tools).",
     )
-    judge: str = Field(
+    judge: ModelName = Field(
         default=DEFAULT_JUDGE,
         description="Model for patient, environment and grader roles not given with "
         "--model-role.",
@@ -206,23 +202,6 @@ class TaskParameters(BaseModel):
                 raise PydanticCustomError("empty", "no scenario id or glob given")
             return patterns
         return value
-
-    @field_validator("judge")
-    @classmethod
-    def _model_name(cls, value: str) -> str:
-        provider, _, name = value.partition("/")
-        if not provider.strip() or not name.strip():
-            raise PydanticCustomError("model_name", "not a provider/model name")
-        if is_human_model(value):
-            raise PydanticCustomError(
-                "human_judge", "a person plays the clinician only (--model medsp/human)"
-            )
-        return value
-
-    @field_validator("sample_temperature", "fixed_temperature")
-    @classmethod
-    def _finite_temperature(cls, value: float) -> float:
-        return finite(value)
 
     @classmethod
     def check(cls, **params: Any) -> TaskParameters:

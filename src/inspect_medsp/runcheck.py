@@ -10,25 +10,14 @@ in Python it knows only its own parameters (and a non-default judge is still mad
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Protocol
 
 from inspect_ai.util import display_type
 
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
-from inspect_medsp.errors import MedSPParameterError, PrerequisiteError
+from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.human.names import is_human_model
-from inspect_medsp.preflight.context import (
-    inspect_loading,
-    loading_concurrency,
-    loading_model,
-    loading_roles,
-    loading_run_options,
-    loading_task_args,
-)
-from inspect_medsp.preflight.models import model_unavailable
+from inspect_medsp.preflight.context import RunContext
 
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""
@@ -53,28 +42,28 @@ class RunChoices(Protocol):
     def audit(self) -> bool: ...
 
 
-def check_run(params: RunChoices) -> None:
+def check_run(params: RunChoices, context: RunContext) -> None:
     """Refuse, in one line, a run that could not start or would put a person where a
-    person cannot be.
+    person cannot be; ``context`` is the load's (``preflight.context.run_context``).
 
     Raises:
         MedSPParameterError: A model that cannot be made here (its provider not installed,
             its key not set), a person outside the clinician's chair or in a setting a
             person cannot play, or ``feedback=true`` with no person.
     """
-    given = loading_task_args()
+    given = context.task_args
     if "scenarios" in given and given["scenarios"] is None:
         raise MedSPParameterError(
             "task parameter scenarios= (empty) is not accepted: scenarios takes scenario ids "
             "or globs, comma-separated, e.g. 'mededportal_100*/*' (omit it to run every "
             "scenario)"
         )
-    clinician = loading_model()
+    clinician = context.model if context.loading else None
     if clinician is None:
         if params.judge != DEFAULT_JUDGE:
-            require_judge(params.judge, JUDGED_ROLES)
+            require_judge(params.judge, JUDGED_ROLES, context)
         return
-    roles = loading_roles()
+    roles = context.roles
     for role, bound in roles.items():
         if any(is_human_model(name) for name in bound.split(",")):
             raise MedSPParameterError(
@@ -82,7 +71,7 @@ def check_run(params: RunChoices) -> None:
                 f"only (--model medsp/human or medsp/human/<name>); bind {role} to a model"
             )
     if is_human_model(clinician):
-        check_person(clinician, params)
+        check_person(clinician, params, context)
     elif params.feedback:
         raise MedSPParameterError(
             f"task parameter feedback=true is not accepted with --model {clinician}: it is "
@@ -93,16 +82,17 @@ def check_run(params: RunChoices) -> None:
     if params.audit and AUDITOR not in roles and "grader" not in roles:
         unbound.append(AUDITOR)
     if unbound:
-        require_judge(params.judge, tuple(unbound))
+        require_judge(params.judge, tuple(unbound), context)
 
 
-def require_judge(judge: str, roles: tuple[str, ...]) -> None:
-    """Make the judge now, so a provider not installed or a key not set stops the load.
+def require_judge(judge: str, roles: tuple[str, ...], context: RunContext) -> None:
+    """Make the judge now, so a provider not installed or a key not set stops the load (once
+    per load: ``context`` remembers the answer).
 
     Raises:
         MedSPParameterError: The judge cannot be made here.
     """
-    reason = model_unavailable(judge)
+    reason = context.unavailable(judge)
     if reason is None:
         return
     if judge != DEFAULT_JUDGE:
@@ -117,7 +107,7 @@ def require_judge(judge: str, roles: tuple[str, ...]) -> None:
     )
 
 
-def check_person(clinician: str, params: RunChoices) -> None:
+def check_person(clinician: str, params: RunChoices, context: RunContext) -> None:
     """A person answers one turn at a time, on a screen, one case at a time.
 
     Raises:
@@ -139,8 +129,8 @@ def check_person(clinician: str, params: RunChoices) -> None:
             f"--model {clinician} needs a screen to answer on, and --display none shows "
             "nothing: run with --display full (or plain)"
         )
-    check_person_run(clinician, params)
-    concurrency = loading_concurrency()
+    check_person_run(clinician, params, context)
+    concurrency = context.concurrency
     if concurrency is not None and not concurrency.one_at_a_time:
         asked = (
             f"--max-samples {concurrency.max_samples}"
@@ -153,30 +143,14 @@ def check_person(clinician: str, params: RunChoices) -> None:
         )
 
 
-@contextmanager
-def said_at_load() -> Iterator[None]:
-    """Say a load error on stderr when Inspect would print it to a silent display.
-
-    Inspect prints a prerequisite error's message on its console, which ``--display none``
-    silences: the run would stop with a non-zero exit and no word. Only while Inspect loads
-    the task (a task built in Python raises to its caller, who sees it).
-    """
-    try:
-        yield
-    except PrerequisiteError as err:
-        if display_type() == "none" and inspect_loading():
-            print(str(err), file=sys.stderr)
-        raise
-
-
-def check_person_run(clinician: str, params: RunChoices) -> None:
+def check_person_run(clinician: str, params: RunChoices, context: RunContext) -> None:
     """A person plays each case once, on their own time, and practice mode is graded.
 
     Raises:
         MedSPParameterError: ``--epochs`` above 1, a ``--time-limit``, or ``feedback=true``
             with ``--no-score``.
     """
-    options = loading_run_options()
+    options = context.options
     if options is None:
         return
     if options.epochs is not None and options.epochs > 1:

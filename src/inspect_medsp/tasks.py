@@ -16,10 +16,10 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.solver import Solver
 
-from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
 from inspect_medsp.cases.privacy import refusal, set_findings
+from inspect_medsp.commandline import closest
 from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records, show_on_console
 from inspect_medsp.data.manifest import manifest_digest
@@ -29,6 +29,7 @@ from inspect_medsp.data.sources import (
     CacheUnwritable,
     ResolvedSource,
     RubricsNotPublished,
+    data_revision_unused,
     resolve_scenario_root,
     resolve_upstream_root,
     sources_unavailable,
@@ -36,6 +37,7 @@ from inspect_medsp.data.sources import (
 from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.human.debrief import debrief
+from inspect_medsp.measures import capabilities, viewer
 from inspect_medsp.params import (
     ACCEPTED,
     CUSTOM_PARAMETERS,
@@ -43,18 +45,12 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import (
-    inspect_loading,
-    loading_model,
-    loading_role_models,
-    loading_roles,
-)
-from inspect_medsp.record.grader import GRADER_ROLE
+from inspect_medsp.preflight.context import RunContext, run_context, said_at_load
+from inspect_medsp.preflight.models import SCRIPTED_MODEL
 from inspect_medsp.record.score import SCORER
 from inspect_medsp.record.shards import Shard, ShardRecord
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
-from inspect_medsp.record.viewer import MEDSP_VIEWER
-from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
+from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.scripted.recognise import plays
@@ -66,17 +62,15 @@ logger = logging.getLogger("inspect_medsp")
 
 DEMO_PACKAGE = "inspect_medsp.data"
 
-SCRIPTED_MODEL = "medsp/scripted"
-"""The offline demo's scripted player: it replays JSON turns and cannot call tools."""
 
 
-def refuse_scripted_tools(protocol: Protocol) -> None:
+def refuse_scripted_tools(protocol: Protocol, context: RunContext) -> None:
     """Stop the load when the scripted demo is to be the clinician of the tools protocol.
 
     Raises:
         MedSPParameterError: ``protocol=tools`` for ``--model medsp/scripted``.
     """
-    if protocol == "tools" and loading_model() == SCRIPTED_MODEL:
+    if protocol == "tools" and context.loading and context.model == SCRIPTED_MODEL:
         raise MedSPParameterError(
             f"task parameter protocol='tools' is not accepted with --model {SCRIPTED_MODEL}: "
             "the scripted demo replays JSON turns and cannot call tools; drop -T "
@@ -125,18 +119,18 @@ an encounter that failed; it is named in the log and left out of the numbers).
 ``--fail-on-error`` / ``--no-fail-on-error`` override it."""
 
 
-def judge_model(judge: str) -> Model:
+def judge_model(judge: str, context: RunContext) -> Model:
     """The ``judge`` model, made now, so a name no provider knows is one line at load.
 
     Raises:
         MedSPParameterError: Inspect cannot make a model of that name (unknown provider, its
             package or key missing).
     """
-    require_judge(judge, JUDGED_ROLES)
+    require_judge(judge, JUDGED_ROLES, context)
     return get_model(judge)
 
 
-def judged_roles(judge: str) -> dict[str, Model]:
+def judged_roles(judge: str, context: RunContext) -> dict[str, Model]:
     """A chosen ``judge`` (``-T judge=...``) for every judged role, so the log records which
     model played each role and a re-score (``inspect score``) uses the same grader.
 
@@ -147,32 +141,8 @@ def judged_roles(judge: str) -> dict[str, Model]:
     """
     if judge == DEFAULT_JUDGE:
         return {}
-    model = judge_model(judge)
+    model = judge_model(judge, context)
     return {role: model for role in JUDGED_ROLES}
-
-
-def auditor_role(roles: dict[str, Model]) -> dict[str, Model]:
-    """The auditor (``-T audit=true``) as a role of the task, so the log's header and the
-    viewer's Models tab name it: the model the audit takes anyway when no ``auditor`` role
-    is bound, the run's grader (``--model-role grader=...``, else the chosen judge in
-    ``roles``).
-
-    Only while Inspect loads the task by name (``inspect eval``, ``eval("...")``): only then
-    does the task see the eval's ``--model-role`` bindings, so a grader bound there binds the
-    auditor too. A task built in Python before its eval leaves the auditor unbound (the
-    audit then follows the encounter's recorded grader, as it always did); so does an
-    ``auditor`` bound on the eval (Inspect records that one itself) and the default judge
-    (left unbound, as for the grader).
-    """
-    if not inspect_loading():
-        return {}
-    bound = loading_role_models()
-    if AUDITOR_ROLE in bound:
-        return {}
-    grader = bound.get(GRADER_ROLE) or roles.get(GRADER_ROLE)
-    if isinstance(grader, list):
-        grader = grader[0] if grader else None
-    return {AUDITOR_ROLE: grader} if grader is not None else {}
 
 
 def medsp_task(
@@ -186,6 +156,7 @@ def medsp_task(
     rubric_revision: str | None = None,
     rubric_manifest: str | None = None,
     rubrics_differ: str | None = None,
+    context: RunContext | None = None,
 ) -> Task:
     """Build a MedSP task from resolved folders (what the registered tasks share).
 
@@ -202,6 +173,7 @@ def medsp_task(
             recorded in the task metadata (None: not checked, as for the bundled demo).
         rubrics_differ: How the rubrics differ from the published files (a local copy):
             the run says so and is marked not comparable with the published numbers.
+        context: The load's run context (read now when not given).
     """
     params = params or TaskParameters()
 
@@ -229,6 +201,7 @@ def medsp_task(
         data_revision=data_revision,
         rubric_revision=rubric_revision,
         rubric_manifest=rubric_manifest,
+        context=context,
     )
 
 
@@ -239,6 +212,7 @@ def task_of(
     data_revision: str | None = None,
     rubric_revision: str | None = None,
     rubric_manifest: str | None = None,
+    context: RunContext | None = None,
 ) -> Task:
     """Build a MedSP task from what ``load`` loads (after the checks that need no data).
 
@@ -248,7 +222,9 @@ def task_of(
         data_revision: The scenario data's revision, recorded in the task metadata.
         rubric_revision: The rubric archive's revision, recorded in the task metadata.
         rubric_manifest: The digest of the rubric manifest, recorded in the task metadata.
+        context: The load's run context (read now when not given).
     """
+    context = context or run_context()
     settings = params.strategy_settings()
     judge, cache = params.judge, params.cache
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
@@ -259,13 +235,17 @@ def task_of(
     import inspect_medsp.hooks.unscored
     import inspect_medsp.hooks.coverage
     import inspect_medsp.hooks.selfpref
-    import inspect_medsp.hooks.casecount  # noqa: F401  (imported to register, not named)
+    import inspect_medsp.hooks.casecount
 
     # isort: on
-    roles = judged_roles(judge)
-    if params.audit:
-        roles |= auditor_role(roles)
-    refuse_scripted_tools(params.protocol)
+    registered = capabilities()
+    inspect_medsp.hooks.unscored.add_lines(c.end_of_run for c in registered if c.end_of_run)
+    switched = [c for c in registered if c.switched_on(params.model_dump())]
+    roles = judged_roles(judge, context)
+    for capability in switched:
+        if capability.eval_roles is not None:
+            roles |= capability.eval_roles(roles, context)
+    refuse_scripted_tools(params.protocol, context)
     records, report = load()
     report.log()
     records, specialty_file = label_records(records, params.specialties, data_revision)
@@ -282,7 +262,7 @@ def task_of(
                 cache=cache,
                 samples=params.grader_samples,
             ),
-            *([medsp_simulation_audit(judge=judge, cache=cache)] if params.audit else []),
+            *(c.in_eval(judge, cache) for c in switched if c.in_eval is not None),
         ],
         config=settings.clinician_config(),
         model_roles=roles,
@@ -305,7 +285,7 @@ def task_of(
             shard=shard,
         ).stored(),
         version=TASK_VERSION,
-        viewer=MEDSP_VIEWER,
+        viewer=viewer(),
     )
 
 
@@ -381,7 +361,7 @@ class Variant:
             return SOURCE_PARAMETERS
         return CUSTOM_PARAMETERS + (SOURCE_PARAMETERS if self.bundled else ())
 
-    def build(self, params: TaskParameters) -> Task:
+    def build(self, params: TaskParameters, context: RunContext) -> Task:
         """Resolve the sources (or take the bundled demo) and build the task.
 
         Raises:
@@ -389,15 +369,23 @@ class Variant:
         """
         # a model that cannot be made here, a person where a person cannot be, or a
         # clinician that cannot play the protocol, stops the load before any download
-        check_run(params)
-        judged_roles(params.judge)
-        refuse_scripted_tools(params.protocol)
+        check_run(params, context)
+        unused = data_revision_unused(self.task, downloads=not (self.bundled or self.custom))
+        if unused is not None:
+            raise MedSPParameterError(unused)
+        judged_roles(params.judge, context)
+        refuse_scripted_tools(params.protocol, context)
         if self.custom:
-            return custom_task(params)
+            return custom_task(params, context)
         if self.bundled:
             demo = Path(str(files(DEMO_PACKAGE).joinpath("demo")))
             return medsp_task(
-                self.dataset, demo / "scenarios", demo / "upstream", params, subset=self.subset
+                self.dataset,
+                demo / "scenarios",
+                demo / "upstream",
+                params,
+                subset=self.subset,
+                context=context,
             )
         data, upstream = _resolve_sources(params)
         return medsp_task(
@@ -410,10 +398,11 @@ class Variant:
             rubric_revision=upstream.revision,
             rubric_manifest=manifest_digest(),
             rubrics_differ=upstream.differs,
+            context=context,
         )
 
 
-def custom_task(params: TaskParameters) -> Task:
+def custom_task(params: TaskParameters, context: RunContext | None = None) -> Task:
     """The task of a custom set (``-T cases=<folder>``).
 
     Raises:
@@ -426,18 +415,19 @@ def custom_task(params: TaskParameters) -> Task:
             f"task parameter cases is required: medsp_custom runs your own cases, -T "
             f"cases=<folder> ({ACCEPTED['cases']})"
         )
+    context = context or run_context()
     findings = set_findings(Path(folder)) if Path(folder).is_dir() else []
     if params.identifiers == "refuse":
-        line = refusal(folder, findings, run_models(params))
+        line = refusal(folder, findings, run_models(params, context))
         if line is not None:
             raise MedSPDataError(line)
 
     def load() -> tuple[list[SampleRecord], LoadReport]:
         records, report = load_custom(folder, params.scenarios)
-        refuse_unscripted(folder, records, run_models(params))
+        refuse_unscripted(folder, records, run_models(params, context))
         return records, with_findings(report, findings, params.identifiers == "allow")
 
-    return task_of(load, params)
+    return task_of(load, params, context=context)
 
 
 def refuse_unscripted(
@@ -461,16 +451,19 @@ def refuse_unscripted(
         )
 
 
-def run_models(params: TaskParameters) -> list[str | None]:
-    """The models a run sends its cases to: the clinician (None when not known while the
-    task is built), each judged role's (bound with ``--model-role``, else ``judge``) and the
-    auditor's."""
-    roles = loading_roles()
-    judged = (*JUDGED_ROLES, *((AUDITOR_ROLE,) if params.audit else ()))
-    names: list[str | None] = [loading_model()]
-    for role in judged:
+def run_models(params: TaskParameters, context: RunContext) -> list[str | None]:
+    """The models a run may send its cases to: the clinician (None when not known while the
+    task is built), each judged role's (bound with ``--model-role``, else ``judge``), and
+    every other role bound with ``--model-role`` (a measurement's own role, such as the
+    auditor, which otherwise follows the grader)."""
+    roles = context.roles
+    names: list[str | None] = [context.model if context.loading else None]
+    for role in JUDGED_ROLES:
         bound = roles.get(role)
         names += bound.split(",") if bound else [params.judge]
+    for role, bound in roles.items():
+        if role not in JUDGED_ROLES:
+            names += bound.split(",")
     return names
 
 
@@ -490,6 +483,22 @@ def with_findings(report: LoadReport, findings: list[str], allowed: bool) -> Loa
     )
 
 
+def refuse_unknown(task: str, names: list[str], context: RunContext) -> None:
+    """Refuse a ``-T`` name the task does not have, with the closest it does: Inspect only
+    warns and drops it, and the run would go on, paid in full, at the default.
+
+    Raises:
+        MedSPParameterError: A ``-T`` name that is no parameter of ``task``.
+    """
+    unknown = [name for name in context.task_args if name not in names]
+    if not unknown:
+        return
+    name = unknown[0]
+    guess = closest(name, names)
+    hint = f"did you mean -T {guess}=...?" if guess else f"{task} takes " + ", ".join(names)
+    raise MedSPParameterError(f"task parameter {name} is not a parameter of {task}: {hint}")
+
+
 def registered(variant: Variant) -> Callable[..., Task]:
     """The ``@task`` function of ``variant``: its signature and docstring are made from
     :class:`TaskParameters`, so ``-T`` takes every parameter the checked model has, with the
@@ -503,8 +512,10 @@ def registered(variant: Variant) -> Callable[..., Task]:
 
     def build(*args: Any, **kwargs: Any) -> Task:
         given = signature.bind(*args, **kwargs).arguments
-        with said_at_load():
-            return variant.build(TaskParameters.check(**given))
+        context = run_context()  # read once: every check of this load receives it
+        with said_at_load(context):
+            refuse_unknown(variant.task, list(signature.parameters), context)
+            return variant.build(TaskParameters.check(**given), context)
 
     build.__name__ = build.__qualname__ = variant.task
     build.__doc__ = f"{variant.summary}\n\n{TaskParameters.describe(exclude=variant.excluded)}"

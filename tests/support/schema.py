@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 
 import inspect_medsp._registry  # noqa: F401  (every scorer of the package, with its result)
+from inspect_medsp.measures import capabilities
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.result import ScorerResult
 from inspect_medsp.record.score import ScoreMetadata, ScoreValue
@@ -40,8 +41,14 @@ ROOTS: dict[str, type[BaseModel]] = {
 
 
 def scorer_results() -> list[type[ScorerResult]]:
-    """Every result type a scorer of the package stores (the audit's, the probes', any a
-    slice adds): the subclasses of ``ScorerResult`` defined in the package."""
+    """Every result type a registered capability stores (the audit's, the probes', any a
+    slice adds), in the registry's order."""
+    return [c.result for c in capabilities() if c.result is not None]
+
+
+def package_results() -> list[type[ScorerResult]]:
+    """The subclasses of ``ScorerResult`` defined in the package (each must be a registered
+    capability's result)."""
     found: list[type[ScorerResult]] = []
     todo = list(ScorerResult.__subclasses__())
     while todo:

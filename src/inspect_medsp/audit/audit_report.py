@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record.audit import Finding, SimulationAudit
+from inspect_medsp.audit.result import Finding, SimulationAudit
 from inspect_medsp.record.read import MedspRun, MedspSample
 from inspect_medsp.report.findings import Analysis
 from inspect_medsp.report.section import ReportFile, Section

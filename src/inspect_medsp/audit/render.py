@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from inspect_medsp.record.audit import AuditedRole
+from inspect_medsp.audit.result import AuditedRole
 from inspect_medsp.record.trajectory import Trajectory, TurnRecord
 
 RECORD_TAG = "encounter_record"

@@ -7,9 +7,7 @@ import re
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
 
 from inspect_medsp.audit.render import audit_record, role_words
-from inspect_medsp.calls.generate import Contract, RoleResult, generate_json
-from inspect_medsp.data.models import Packets
-from inspect_medsp.record.audit import (
+from inspect_medsp.audit.result import (
     KINDS,
     NOT_IN_MATERIALS,
     AuditReply,
@@ -18,6 +16,8 @@ from inspect_medsp.record.audit import (
     RawFinding,
     Rejected,
 )
+from inspect_medsp.calls.generate import Contract, RoleResult, generate_json
+from inspect_medsp.data.models import Packets
 from inspect_medsp.record.trajectory import ROLE_NAMES, Trajectory
 from inspect_medsp.templates import render
 

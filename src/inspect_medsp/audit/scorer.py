@@ -20,12 +20,8 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from inspect_medsp.audit.review import ask_auditor, harness_counts, place
-from inspect_medsp.calls.generate import DEFAULT_JUDGE, RoleResult
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
-from inspect_medsp.record.audit import (
+from inspect_medsp.audit.result import (
+    AUDIT_HEADLINES,
     AUDIT_KEYS,
     AUDIT_SCORER,
     NOT_IN_MATERIALS,
@@ -34,22 +30,25 @@ from inspect_medsp.record.audit import (
     SimulationAudit,
     verdict_of,
 )
+from inspect_medsp.audit.review import ask_auditor, harness_counts, place
+from inspect_medsp.calls.generate import DEFAULT_JUDGE, RoleResult
+from inspect_medsp.measure import Kit
+from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
 from inspect_medsp.record.grader import default_grader
-from inspect_medsp.record.numbering import numbered, rescore_number, unnumbered
-from inspect_medsp.record.rescore import check_scorer
-from inspect_medsp.record.score import unscored_score
-from inspect_medsp.record.trajectory import Trajectory
-from inspect_medsp.record.usage import metered
-from inspect_medsp.record.viewer import grading
+from inspect_medsp.record.numbering import numbered, unnumbered
+from inspect_medsp.record.score import figures_of
 from inspect_medsp.scoring.metrics import case_of
 
 SCORER_NAME = AUDIT_SCORER
 AUDITOR_ROLE = "auditor"
 AUDIT_SPAN = "simulation audit"
-"""The subtask of the auditor's call in the transcript (see ``record.viewer.grading``)."""
+"""The subtask of the auditor's call in the transcript (see ``measure.grading``)."""
+
+KIT = Kit(AUDIT_SCORER, verb="audited", role=AUDITOR_ROLE)
+"""The audit's checks, reading, unscored score, grading and metering."""
 
 VALUE_KEYS = AUDIT_KEYS
-"""The audit's value keys (see :data:`inspect_medsp.record.audit.AUDIT_KEYS`)."""
+"""The audit's value keys (see :data:`inspect_medsp.audit.result.AUDIT_KEYS`)."""
 
 
 def reported(result: RoleResult[AuditReply]) -> str:
@@ -62,7 +61,7 @@ def reported(result: RoleResult[AuditReply]) -> str:
 
 def audit_value(audit: SimulationAudit, number: int = 0) -> dict[str, int]:
     """The score value of an audit (every key a whole number); a re-audit's keys carry its
-    number (see :mod:`inspect_medsp.record.rescore`)."""
+    number (see :mod:`inspect_medsp.record.numbering`)."""
     value = {
         "invalidating": int(audit.verdict == "invalidating"),
         "flagged": int(audit.verdict != "faithful"),
@@ -134,7 +133,8 @@ def _number(value: Value, key: str) -> float:
 @metric
 def audit_summary() -> Metric:
     """Share of audited encounters ``invalidating`` (with Inspect's cluster-bootstrap
-    interval over cases) and ``flagged``, findings per encounter, and the harness counts."""
+    interval over cases) and ``flagged``, findings per encounter, and the harness counts,
+    from every figure of each audit (its metadata's ``figures``)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         audited = [
@@ -142,7 +142,7 @@ def audit_summary() -> Metric:
                 update={"score": s.score.model_copy(update={"value": unnumbered(v, AUDIT_KEYS)})}
             )
             for s in scores
-            if isinstance(v := s.score.value, Mapping)
+            if (v := figures_of(s.score.value, s.score.metadata)) is not None
         ]
         if not audited:
             return {"audited": 0}
@@ -188,29 +188,22 @@ def medsp_simulation_audit(
         MedSPParameterError: A bad parameter; under ``inspect score``, a log of another task
             or an auditor that cannot be made here.
     """
-    checked = check_scorer(
-        SCORER_NAME,
-        GraderParameters,
-        {"judge": judge, "config": config, "cache": cache},
-        GRADER_ACCEPTED,
-        AUDITOR_ROLE,
-        unknown,
-    )
+    given = {"judge": judge, "config": config, "cache": cache}
+    checked = KIT.check(GraderParameters, given, GRADER_ACCEPTED, unknown)
     config, cache = checked.config, checked.cache
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
-        traj = Trajectory(store=state.store)
+        encounter = KIT.read(state)
+        if isinstance(encounter, Score):
+            return encounter
+        record, traj, number = encounter.record, encounter.trajectory, encounter.number
         model = get_model(role=AUDITOR_ROLE, default=default_grader(judge, traj.role_models))
         about: dict[str, Any] = {"auditor": str(model), "turns": traj.turn_count, "end": traj.end}
         if not traj.turns:
-            return unscored_score(
-                "no_turns", "the encounter has no recorded turns to audit", about, "audited"
-            )
-        number = rescore_number(AUDIT_SCORER, state.scores or {})
+            return KIT.unscored("no_turns", "the encounter has no recorded turns to audit", about)
         try:
-            with metered() as meter:
-                result = await grading(
+            with KIT.metered() as meter:
+                result = await KIT.grading(
                     # a re-audit is named as its scorer is: "simulation audit 1"
                     f"{AUDIT_SPAN} {number}" if number else AUDIT_SPAN,
                     lambda: ask_auditor(model, traj, record.scenario.packets, config, cache),
@@ -219,7 +212,7 @@ def medsp_simulation_audit(
                 )
         except Exception as err:
             why = f"{type(err).__name__}: {err}"
-            return unscored_score("auditor_failed", why, about | meter.stored(), "audited")
+            return KIT.unscored("auditor_failed", why, about | meter.stored())
         about |= meter.stored()
         if result.context_exhausted or result.refused:
             what = (
@@ -230,15 +223,13 @@ def medsp_simulation_audit(
             )
             why = f"{what}: re-audit with another model (--model-role auditor=...)"
             extra = {"provider_message": result.provider_message[:2000]}
-            return unscored_score("auditor_failed", why, about | extra, "audited")
+            return KIT.unscored("auditor_failed", why, about | extra)
         if result.degraded:
             why = (
                 f"the auditor's reply was not usable JSON after {result.retries} retries: "
                 + "; ".join(result.errors)
             )
-            return unscored_score(
-                "auditor_failed", why, about | {"raw": result.raw[:2000]}, "audited"
-            )
+            return KIT.unscored("auditor_failed", why, about | {"raw": result.raw[:2000]})
         placed = [place(raw, traj) for raw in result.reply.findings]
         findings = [p for p in placed if isinstance(p, Finding)]
         audit = SimulationAudit(
@@ -253,11 +244,12 @@ def medsp_simulation_audit(
             usage=meter.usage,
             rescored=meter.rescored,
         )
+        value, figures = KIT.headlined(audit_value(audit), AUDIT_HEADLINES, number)
         return Score(
-            value=audit_value(audit, number),
+            value=value,
             answer=audit.verdict,
             explanation=explanation(audit),
-            metadata=audit.model_dump(mode="json"),
+            metadata=audit.model_dump(mode="json") | figures,
         )
 
     return score

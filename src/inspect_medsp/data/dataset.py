@@ -334,6 +334,14 @@ def load_records(
     return records, report
 
 
+def sample_input(title: str, packet: str) -> str:
+    """A sample's input as Inspect's samples grid and sample header show it: the scenario's
+    title, then the preview of the clinician's packet (never sent: the clinician reads the
+    packet itself)."""
+    lead = title.strip().rstrip(".")
+    return f"{lead}. {preview(packet)}" if lead else preview(packet)
+
+
 def record_to_sample(record: SampleRecord, published: int | None = None) -> Sample:
     """One Inspect sample: input is the clinician's own materials as plain text (a preview;
     the clinician is sent the packet from the record), metadata the full record (and the
@@ -352,11 +360,10 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
             stored.pop(revision, None)
     return Sample(
         id=scenario.id,
-        # the list's preview of the clinician's packet; the clinician is sent the packet
-        input=preview(scenario.packets.examinee),
-        # Inspect's samples list shows the target beside the input: the scenario's title
-        # goes there (no scorer reads it; the clinician never sees it)
-        target=title,
+        # the list's preview of the clinician's packet, after the scenario's title (the grid
+        # and the sample's header show the input); the clinician is sent the packet alone.
+        # No target: a column headed TARGET reads as the answer key, and no scorer reads one
+        input=sample_input(title, scenario.packets.examinee),
         metadata={
             **case,
             "case_id": scenario.case_id,

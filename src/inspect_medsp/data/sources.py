@@ -94,6 +94,25 @@ def writable_cache(folder: Path) -> Path:
     return folder
 
 
+DATA_REVISION_ENV = "MEDSP_DATA_REVISION"
+"""The environment variable that gives the scenario data's Hub revision when ``-T
+data_revision`` does not."""
+
+
+def data_revision_unused(task: str, downloads: bool) -> str | None:
+    """Why ``$MEDSP_DATA_REVISION`` is refused for ``task``, as ``-T data_revision`` is: the
+    task downloads no scenario data (the bundled demo, your own cases); None when it is unset
+    or the task downloads."""
+    rev = os.environ.get(DATA_REVISION_ENV)
+    if not rev or downloads:
+        return None
+    return (
+        f"{DATA_REVISION_ENV}={rev} is set, but {task} downloads no scenario data (its "
+        f"scenarios are not the Hub's), as -T data_revision is not a parameter of {task}: "
+        f"unset {DATA_REVISION_ENV}"
+    )
+
+
 def resolve_scenario_root(
     data_dir: str | Path | None = None, revision: str | None = None
 ) -> ResolvedSource:
@@ -122,7 +141,8 @@ def resolve_scenario_root(
             )
         return ResolvedSource(root=root.resolve(), origin="local", revision=None)
 
-    rev = revision or os.environ.get("MEDSP_DATA_REVISION") or DATASET_REVISION
+    from_env = revision is None and bool(os.environ.get(DATA_REVISION_ENV))
+    rev = revision or os.environ.get(DATA_REVISION_ENV) or DATASET_REVISION
     hub_cache = writable_cache(medsp_cache_dir() / "hub")
     try:
         path = huggingface_hub.snapshot_download(
@@ -132,8 +152,9 @@ def resolve_scenario_root(
             cache_dir=hub_cache,
         )
     except Exception as exc:
+        given = f"{DATA_REVISION_ENV}={rev}" if from_env else f"revision '{rev}'"
         raise MedSPDataError(
-            f"could not get dataset {DATASET_REPO_ID} (revision '{rev}') from "
+            f"could not get dataset {DATASET_REPO_ID} ({given}) from "
             f"{hf_constants.ENDPOINT}: {_hub_reason(exc, rev)}; set HF_ENDPOINT to a "
             "mirror, set HF_TOKEN if access is denied, or pass -T data_dir=<local copy>"
         ) from exc

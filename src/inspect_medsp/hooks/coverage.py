@@ -9,6 +9,7 @@ the metrics were computed over.
 from __future__ import annotations
 
 import logging
+import shlex
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
@@ -40,6 +41,10 @@ class RunCoverage(BaseModel):
     """How the run's rubrics differ from the published files, if they do."""
     shard: ShardRecord | None = None
     """The part of the selection the run holds (``-T shard=K/N``), None for a whole run."""
+    graded: bool = True
+    """The rubric scored the run (False for ``inspect eval --no-score``: not scored yet)."""
+    location: str = "LOG"
+    """The log's location, for the command that grades it."""
 
     @property
     def comparable(self) -> bool:
@@ -63,6 +68,8 @@ class RunCoverage(BaseModel):
             rubrics_differ=load.rubrics_differ if load is not None else None,
             shard=metadata.shard,
         )
+        coverage.graded = any(r.scorer == SCORER for r in log.reductions or [])
+        coverage.location = log.location or "LOG"
         for sample in reduced_samples(log, SCORER):
             if ScoreValue.read(sample.value) is not None:
                 coverage.scored += 1
@@ -86,7 +93,13 @@ class RunCoverage(BaseModel):
         return parts
 
     def line(self) -> str:
-        """One line: N of M scenarios scored, what is missing, and whether it is comparable."""
+        """One line: N of M scenarios scored, what is missing, and whether it is comparable;
+        for a run not graded yet (``--no-score``), that it is not scored yet and how to."""
+        if not self.graded:
+            return (
+                f"{self.name}: not scored yet (run with --no-score); grade it with inspect "
+                f"score {shlex.quote(self.location)} --scorer inspect_medsp/medsp_rubric"
+            )
         head, *rest = self.parts()
         part = f" part {self.shard.part}" if self.shard is not None else ""
         line = f"{self.name}{part}: {head}"
@@ -110,7 +123,9 @@ class CoverageLine(Hooks):
         coverage = RunCoverage.of(data.log)
         if coverage is None:
             return
-        if coverage.comparable and not coverage.unscored and not coverage.errored:
+        if not coverage.graded or (
+            coverage.comparable and not coverage.unscored and not coverage.errored
+        ):
             logger.info(coverage.line())
             show_on_console(coverage.line())
         else:

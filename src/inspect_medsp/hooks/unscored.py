@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import logging
-import math
 import posixpath
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import unquote, urlparse
 
 import rich
@@ -14,7 +13,6 @@ from inspect_ai.hooks import Hooks, RunEnd, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
 from inspect_medsp.hooks.roles import MEDSP_ROLES
-from inspect_medsp.record.audit import AUDIT_SCORER
 from inspect_medsp.record.read import reduced_samples
 from inspect_medsp.record.score import SCORER, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
@@ -35,9 +33,21 @@ GENERATE_OPTIONS = (
 line and a single value)."""
 
 RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
-RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
 
 logger = logging.getLogger(__name__)
+
+EndLine = Callable[[EvalLog], str | None]
+"""A capability's line at the end of a run for a log (None: nothing to say)."""
+
+_LINES: list[EndLine] = []
+
+
+def add_lines(lines: Iterable[EndLine]) -> None:
+    """Say each of ``lines`` (the registered capabilities' end-of-run lines) when a MedSP
+    task ends, after the rubric's own; a line added twice is said once."""
+    for line in lines:
+        if line not in _LINES:
+            _LINES.append(line)
 
 
 def unscored_line(log: EvalLog, rerun_below: bool = False) -> str | None:
@@ -50,7 +60,7 @@ def unscored_line(log: EvalLog, rerun_below: bool = False) -> str | None:
     missing: dict[str, str] = {}
     partly: list[str] = []
     for sample in reduced_samples(log, SCORER):
-        value = ScoreValue.read(sample.value)
+        value = ScoreValue.in_score(sample.value, sample.metadata)
         if value is None:
             missing[str(sample.sample_id)] = str(sample.reason or "unknown")
         elif value.unscored_epochs:
@@ -150,21 +160,6 @@ def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
-def unaudited_line(log: EvalLog) -> str | None:
-    """One line naming every sample the simulator audit (``-T audit=true``) could not review,
-    or None."""
-    missing = {
-        str(sample.sample_id): str(sample.reason or "unknown")
-        for sample in reduced_samples(log, AUDIT_SCORER)
-        if isinstance(sample.value, float) and math.isnan(sample.value)
-    }
-    if not missing:
-        return None
-    listed = ", ".join(f"{i} [{why}]" for i, why in missing.items())
-    again = RE_AUDIT.format(log=log.location or "LOG")
-    return f"MedSP: {len(missing)} sample(s) were not audited: {listed}; re-audit: {again}"
-
-
 def provider_line(log: EvalLog) -> str | None:
     """One line naming the scored samples whose encounter the clinician model's provider cut
     short (its context window was full) or refused turns of, or None when there are none.
@@ -176,7 +171,7 @@ def provider_line(log: EvalLog) -> str | None:
     refused: list[str] = []
     turns = 0.0
     for sample in reduced_samples(log, SCORER):
-        value = ScoreValue.read(sample.value)
+        value = ScoreValue.in_score(sample.value, sample.metadata)
         if value is None:
             continue
         if value.context_exhausted:
@@ -208,7 +203,7 @@ class UnscoredWarning(Hooks):
         lines = (
             provider_line(data.log),
             unscored_line(data.log, rerun_below=True),
-            unaudited_line(data.log),
+            *(line(data.log) for line in _LINES),
         )
         for line in lines:
             if line is not None:

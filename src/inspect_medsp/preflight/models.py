@@ -11,6 +11,10 @@ import re
 
 from inspect_ai.model import get_model
 
+SCRIPTED_MODEL = "medsp/scripted"
+"""The package's scripted demo provider: it replays the demo's hand-written turns and plays no
+other part (it cannot call tools, nor label a scenario's specialty)."""
+
 _MARKUP = re.compile(r"\[/?[a-z][a-z ]*\]")
 """Console markup as providers put it in their messages (``[bold][blue]NAME[/blue][/bold]``)."""
 _VARIABLE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b")

@@ -34,7 +34,9 @@ def _model_name(value: str) -> str:
     if not provider.strip() or not name.strip():
         raise PydanticCustomError("model_name", "not a provider/model name")
     if is_person(value):
-        raise PydanticCustomError("person", "a person plays the clinician only")
+        raise PydanticCustomError(
+            "person", "a person plays the clinician only (--model medsp/human)"
+        )
     return value
 
 

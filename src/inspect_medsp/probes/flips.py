@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.record.probes import PROBES, SPEECH_COMPETENCIES, GraderProbes
+from inspect_medsp.probes.result import PROBES, SPEECH_COMPETENCIES, GraderProbes
 from inspect_medsp.record.read import read_log
 from inspect_medsp.report.tables import Cell, Table, write_csv
 from inspect_medsp.scoring.metrics import cluster_bootstrap

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from inspect_ai.model import GenerateConfig
@@ -11,14 +10,12 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.measure import Kit, items_met
 from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
 from inspect_medsp.probes.perturb import perturb
-from inspect_medsp.record.grader import GRADER_ROLE, grader_model
-from inspect_medsp.record.numbering import numbered, rescore_number, unnumbered
-from inspect_medsp.record.probes import (
+from inspect_medsp.probes.result import (
+    PROBE_HEADLINES,
     PROBE_KEYS,
     PROBE_SCORER,
     PROBES,
@@ -27,14 +24,14 @@ from inspect_medsp.record.probes import (
     Probe,
     ProbeResult,
 )
-from inspect_medsp.record.rescore import check_scorer
-from inspect_medsp.record.score import Verdict, unscored_score
-from inspect_medsp.record.trajectory import Trajectory
-from inspect_medsp.record.usage import metered
-from inspect_medsp.record.viewer import grading, items_met
+from inspect_medsp.record.grader import GRADER_ROLE, grader_model
+from inspect_medsp.record.numbering import numbered, unnumbered
+from inspect_medsp.record.score import Verdict, figures_of
 from inspect_medsp.scoring.scorer import judge_items
 
 SCORER_NAME = PROBE_SCORER
+KIT = Kit(PROBE_SCORER, verb="probed", role=GRADER_ROLE)
+"""The probes' checks, reading, unscored score, gradings and metering."""
 ALL_PROBES = ",".join(PROBES)
 
 
@@ -57,7 +54,7 @@ def parse_probes(probes: str | list[str]) -> list[Probe]:
 
 def probe_value(result: GraderProbes, number: int = 0) -> dict[str, int]:
     """``<probe>_up``, ``<probe>_down`` and ``<probe>_items`` for every probe with a result; a
-    re-probe's keys carry its number (see :mod:`inspect_medsp.record.rescore`)."""
+    re-probe's keys carry its number (see :mod:`inspect_medsp.record.numbering`)."""
     value: dict[str, int] = {}
     for probe in result.probes:
         if probe.failed:
@@ -136,13 +133,14 @@ def outcomes(before: list[Verdict], after: list[Verdict], aimed: set[int]) -> li
 
 @metric
 def probe_summary() -> Metric:
-    """Per probe, flips up and down and items re-graded, summed over encounters."""
+    """Per probe, flips up and down and items re-graded, summed over encounters (from every
+    figure of each score, its metadata's ``figures``)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         totals: dict[str, float] = {}
         for s in scores:
-            value = s.score.value
-            if not isinstance(value, Mapping):
+            value = figures_of(s.score.value, s.score.metadata)
+            if value is None:
                 continue
             for key, n in unnumbered(value, PROBE_KEYS).items():
                 if isinstance(n, int | float):
@@ -179,28 +177,28 @@ def medsp_grader_probe(
             or a grader that cannot be made here.
     """
     chosen = parse_probes(probes)
-    checked = check_scorer(
-        SCORER_NAME,
+    checked = KIT.check(
         GraderParameters,
         {"judge": judge, "config": config, "cache": cache},
         GRADER_ACCEPTED | {"probes": f"probe names, comma-separated: {','.join(PROBES)}"},
-        GRADER_ROLE,
         unknown,
     )
     config, cache = checked.config, checked.cache
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
-        traj = Trajectory(store=state.store)
+        encounter = KIT.read(state)
+        if isinstance(encounter, Score):
+            return encounter
+        record, traj = encounter.record, encounter.trajectory
         model = grader_model(judge, traj.role_models)
         grader = str(model)
         about: dict[str, Any] = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
         if not traj.complete:
             why = f"the encounter did not finish ({traj.end}); its record is never graded"
-            return unscored_score("encounter_incomplete", why, about, "probed")
-        with metered() as meter:
+            return KIT.unscored("encounter_incomplete", why, about)
+        with KIT.metered() as meter:
             try:
-                before, *_ = await grading(
+                before, *_ = await KIT.grading(
                     "probe: baseline",
                     lambda: judge_items(record.rubric, traj, model, config, cache),
                     {"grader": grader, "record": "unchanged"},
@@ -208,7 +206,7 @@ def medsp_grader_probe(
                 )
             except Exception as err:
                 why = f"baseline grading: {err}"
-                return unscored_score("grader_failed", why, about | meter.stored(), "probed")
+                return KIT.unscored("grader_failed", why, about | meter.stored())
             result = GraderProbes(grader=grader)
 
             async def regrade(probe: Probe) -> ProbeResult:
@@ -217,7 +215,7 @@ def medsp_grader_probe(
                     return ProbeResult(probe=probe, change="nothing to change in this encounter")
                 copy, change, aimed = made
                 try:
-                    after, *_ = await grading(
+                    after, *_ = await KIT.grading(
                         f"probe: {probe}",
                         lambda: judge_items(record.rubric, copy, model, config, cache),
                         {"grader": grader, "record": change},
@@ -233,17 +231,15 @@ def medsp_grader_probe(
             # the perturbed copies are graded together (one round of a batch API, not one each)
             result.probes = list(await collect(*(regrade(probe) for probe in chosen)))
         result.usage, result.rescored = meter.usage, meter.rescored
-        value = probe_value(result, rescore_number(PROBE_SCORER, state.scores or {}))
+        value, figures = KIT.headlined(probe_value(result), PROBE_HEADLINES, encounter.number)
         if all(p.failed for p in result.probes):
             why = "; ".join(f"{p.probe}: {p.failed}" for p in result.probes)
-            return unscored_score(
-                "grader_failed", why, about | result.model_dump(mode="json"), "probed"
-            )
+            return KIT.unscored("grader_failed", why, about | result.model_dump(mode="json"))
         return Score(
             value=value,
             answer=_answer(result),
             explanation=explanation(result),
-            metadata=result.model_dump(mode="json"),
+            metadata=result.model_dump(mode="json") | figures,
         )
 
     return score

@@ -358,7 +358,7 @@ class MedspRun(BaseModel):
 
 def _medsp_score(score: Score, metadata: ScoreMetadata) -> MedspScore:
     """The rubric score with its metadata, and why it is unscored when it is."""
-    value = ScoreValue.read(score.value)
+    value = ScoreValue.in_score(score.value, {"figures": metadata.figures})
     reason = None if value else str(score.reason or metadata.unscored or "unscored")
     return MedspScore(value=value, metadata=metadata, reason=reason)
 

@@ -2,7 +2,7 @@
 
 A scorer other than the rubric's (the simulator audit, the grader probes, one a slice adds)
 reads the stored Trajectory and returns an Inspect ``Score`` whose metadata is its
-:class:`ScorerResult` dumped, or :func:`~inspect_medsp.record.score.unscored_score` with why
+:class:`ScorerResult` dumped, or :func:`~inspect_medsp.measure.kit.unscored_score` with why
 it could not. Reading needs nothing more: ``MedspSample.result(Kind)`` finds the newest score
 of ``Kind.scorer`` and reads its metadata as ``Kind``, and ``MedspSample.result_unscored(Kind)``
 says why that scorer could not score the sample. The log schema's document lists every

@@ -1,5 +1,6 @@
-"""The MedSP score as the log stores it: the value (what the metrics and reducers read) and the
-metadata (what the grader said, item by item, and about what).
+"""The MedSP score as the log stores it: the value (the headline the viewer's samples grid shows:
+completion overall), and the metadata (every figure of the score, what the grader said, item
+by item, and about what).
 
 The scorer writes both through these models and every reader reads them back through them, so
 the stored names live here and nowhere else. A score written before the models existed (no
@@ -11,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
-from inspect_ai.scorer import Score
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.models import COMPETENCIES, Competency
 from inspect_medsp.record.usage import RoleSpend
 
-SCORE_SCHEMA = 3
+SCORE_SCHEMA = 4
 """Version of the score value and metadata this package writes (stored as the metadata's
 ``schema_version``). 2: written through :class:`ScoreValue` and :class:`ScoreMetadata`; the
 keys are those of version 1 plus ``schema_version``. 3: completions stored to
 :data:`DECIMALS` decimals (every reader takes them from the counts), the provider figures as
-whole numbers, and the grader's ``usage`` and ``rescored`` in the metadata."""
+whole numbers, and the grader's ``usage`` and ``rescored`` in the metadata. 4: the value holds
+the headline alone (``overall``); every figure the value held up to 3 (a :class:`ScoreValue`)
+is the metadata's ``figures``, reduced over epochs by the MedSP reducer."""
 LEGACY_SCHEMA = 1
 """The version of a score whose metadata has no ``schema_version`` (written before 2)."""
 
@@ -35,6 +37,24 @@ and the report compute every completion from them."""
 
 KEYS: tuple[str, ...] = ("overall", *COMPETENCIES)
 """The completion keys of a score value: overall, then each competency."""
+
+HEADLINE_KEYS: tuple[str, ...] = ("overall",)
+"""The keys a score's value holds from version 4 on (the samples grid shows every value key
+as a column); every other figure is in the metadata's :data:`FIGURES`."""
+
+FIGURES = "figures"
+"""The metadata key of every figure of a score whose value holds its headline alone (the
+rubric's :class:`ScoreValue`; another scorer's full value, numbered as its value is)."""
+
+def figures_of(value: object, metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Every figure of any scorer's score: its metadata's :data:`FIGURES` when its value holds
+    the headlines alone, else its value (a score written before them); None for an unscored
+    score (Inspect's NaN) or a value that is no mapping."""
+    if not isinstance(value, Mapping):
+        return None
+    figures = (metadata or {}).get(FIGURES)
+    return dict(figures) if isinstance(figures, Mapping) else dict(value)
+
 
 MatchedBy = Literal["exact", "normalised", "number", "other_competency", "unjudged"]
 """How a grader's key found its rubric item (see ``inspect_medsp.scoring.verdicts``)."""
@@ -180,6 +200,20 @@ class ScoreValue(BaseModel):
             return None
         return cls.model_validate(dict(value))
 
+    @classmethod
+    def in_score(cls, value: object, metadata: Mapping[str, Any] | None) -> ScoreValue | None:
+        """Every figure of a scored sample: its metadata's ``figures`` (version 4 on), else
+        the value itself (up to version 3, when the value held them all); None for an
+        unscored sample."""
+        if cls.read(value) is None:
+            return None
+        figures = (metadata or {}).get(FIGURES)
+        return cls.read(figures) if isinstance(figures, Mapping) else cls.read(value)
+
+    def headline(self) -> dict[str, float]:
+        """The value a score stores from version 4 on: :data:`HEADLINE_KEYS` alone."""
+        return {key: getattr(self, key) for key in HEADLINE_KEYS}
+
     def stored(self) -> dict[str, float]:
         """The value as the log stores it: completions first, then the counts (so the viewer
         lists the completions first); absent keys left out."""
@@ -226,8 +260,9 @@ class ScoreValue(BaseModel):
         return None
 
 
-SUMMARY_FIELDS = ("schema_version", "unjudged", "grader", "end", "turns", "unscored")
-"""Scalar fields of :class:`ScoreMetadata`, the ones a sample summary keeps whole."""
+SUMMARY_FIELDS = ("schema_version", "unjudged", "grader", "end", "turns", "unscored", "figures")
+"""Fields of :class:`ScoreMetadata` a sample summary keeps whole (the scalars, and the
+``figures``, well under the 1k a summary keeps of a value)."""
 
 
 class ScoreMetadata(BaseModel):
@@ -279,6 +314,10 @@ class ScoreMetadata(BaseModel):
     before version 3."""
     rescored: bool = False
     """Made by ``inspect score`` after the eval: its ``usage`` is not in the sample's own."""
+    figures: dict[str, int | float] | None = None
+    """Every figure of the score (version 4 on; the score value up to version 3, see
+    :class:`ScoreValue`): completions, item counts, the clinician's provider figures and,
+    reduced over epochs, their stability; the value holds ``overall`` alone."""
 
     @classmethod
     def read(cls, metadata: Mapping[str, Any] | None) -> ScoreMetadata:
@@ -299,14 +338,3 @@ class ScoreMetadata(BaseModel):
     def stored(self) -> dict[str, Any]:
         """The metadata as the log stores it: the fields that were given, no others."""
         return self.model_dump(mode="json", exclude_unset=True)
-
-
-def unscored_score(reason: str, why: str, metadata: Mapping[str, Any], not_done: str) -> Score:
-    """Inspect's unscored score for a sample, from any MedSP scorer: ``Not <not_done>
-    (<reason>): <why>`` shown, and the reason and why kept in the metadata (``unscored``,
-    ``unscored_why``) beside ``metadata``; counted as unscored, never as 0."""
-    return Score.unscored(
-        reason=reason,
-        explanation=f"Not {not_done} ({reason}): {why}",
-        metadata={**metadata, "unscored": reason, "unscored_why": why},
-    )

@@ -1,24 +1,17 @@
-"""The tokens a MedSP scorer spent, kept in its score's metadata.
+"""The tokens a MedSP scorer spent, as its score's metadata stores them.
 
 Inspect counts a sample's tokens per role while the eval runs; a re-grading made later by
 ``inspect score`` (a re-audit, the grader probes, a re-grade with repeats) is not added to the
-sample's usage. Every MedSP scorer therefore measures the model calls it made and stores them
-with its score (``usage``), saying whether it ran after the eval (``rescored``), so
-``medsp-report`` can add what the eval's own counts do not hold.
+sample's usage. Every MedSP scorer therefore stores the model calls it made with its score
+(``usage``, measured by ``inspect_medsp.measure``), saying whether it ran after the eval
+(``rescored``), so ``medsp-report`` can add what the eval's own counts do not hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Mapping
 
-from inspect_ai.log import transcript
 from pydantic import BaseModel
-
-SCORERS_SPAN = "scorers"
-"""The type of the span Inspect opens around a sample's scorers (once in the eval, once more
-for each ``inspect score`` of it)."""
 
 
 class RoleSpend(BaseModel):
@@ -41,61 +34,6 @@ class RoleSpend(BaseModel):
             output_tokens=self.output_tokens + other.output_tokens,
             total_tokens=self.total_tokens + other.total_tokens,
         )
-
-
-class Meter:
-    """What :func:`metered` measured: filled in when its block ends."""
-
-    def __init__(self) -> None:
-        self.usage: dict[str, RoleSpend] = {}
-        self.rescored = False
-
-    def stored(self) -> dict[str, Any]:
-        """The ``usage`` and ``rescored`` fields of a score's metadata."""
-        return {
-            "usage": {role: spend.model_dump() for role, spend in self.usage.items()},
-            "rescored": self.rescored,
-        }
-
-
-@contextmanager
-def metered() -> Iterator[Meter]:
-    """Measure the model calls made inside the block, per role (``clinician`` for a call
-    without one), from the sample's transcript; and whether this scoring runs after the eval
-    (the transcript already holds an earlier scorers span)."""
-    events = transcript().events
-    start = len(events)
-    meter = Meter()
-    meter.rescored = sum(_is_scorers_span(e) for e in events) > 1
-    try:
-        yield meter
-    finally:
-        meter.usage = spend_of(transcript().events[start:])
-
-
-def _is_scorers_span(event: Any) -> bool:
-    return getattr(event, "event", None) == "span_begin" and event.type == SCORERS_SPAN
-
-
-def spend_of(events: Any) -> dict[str, RoleSpend]:
-    """Calls and tokens per role of the model events among ``events``."""
-    usage: dict[str, RoleSpend] = {}
-    for event in events:
-        if getattr(event, "event", None) != "model":
-            continue
-        role = event.role or "clinician"
-        tokens = event.output.usage if event.output is not None else None
-        spend = RoleSpend(calls=1)
-        if tokens is not None:
-            cached = (tokens.input_tokens_cache_read or 0) + (tokens.input_tokens_cache_write or 0)
-            spend = RoleSpend(
-                calls=1,
-                input_tokens=int(tokens.input_tokens) + int(cached),
-                output_tokens=int(tokens.output_tokens),
-                total_tokens=int(tokens.total_tokens),
-            )
-        usage[role] = usage.get(role, RoleSpend()).plus(spend)
-    return usage
 
 
 def added_usage(usage: Mapping[str, RoleSpend], rescored: bool) -> dict[str, RoleSpend]:

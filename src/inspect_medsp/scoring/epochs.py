@@ -1,9 +1,12 @@
-"""Reducing a scenario's epochs: the mean of every value key, plus how stable the epochs were.
+"""Reducing a scenario's epochs: the mean of every figure, plus how stable the epochs were.
 
 The MedSP tasks use :func:`epoch_mean` as their epoch reducer, so ``--epochs N`` gives the
-right macro and micro (both read only the reduced value) and a stability figure. Another
-reducer (``--epochs-reducer mean``) still gives the right macro and micro; only the stability
-keys are then missing.
+right macro and micro and a stability figure. A score whose value holds its headline alone
+keeps every figure in its metadata's ``figures`` (``record.score.FIGURES``): this reducer
+takes the mean of those (Inspect's own reducers keep the first epoch's metadata), and the
+reduced value is the headline of the reduced figures. Another reducer (``--epochs-reducer
+mean``) still gives the right headline and macro; micro, the competencies and the counts are
+then the first epoch's.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import statistics
 
 from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
 
-from inspect_medsp.record.score import ScoreMetadata, ScoreValue
+from inspect_medsp.record.score import FIGURES, ScoreMetadata, ScoreValue
 
 
 def flipped_items(epochs: list[Score]) -> int:
@@ -50,6 +53,32 @@ def labelled_mean(reduced: Score, epochs: int) -> Score:
     return reduced.model_copy(update={"answer": answer, "explanation": explanation})
 
 
+def every_figure(score: Score) -> Score:
+    """``score`` with every figure as its value (its metadata's ``figures``, when it has
+    them), so a reduction reads them as it read the value before version 4."""
+    figures = (score.metadata or {}).get(FIGURES)
+    if isinstance(figures, dict) and isinstance(score.value, dict):
+        return score.model_copy(update={"value": dict(figures)})
+    return score
+
+
+def as_stored(reduced: Score, scores: list[Score]) -> Score:
+    """The reduction of ``scores`` as they store it: when they keep their figures in the
+    metadata, the reduced figures go there and the value keeps the headline keys."""
+    first = next(
+        (s for s in scores if isinstance(s.value, dict) and FIGURES in (s.metadata or {})), None
+    )
+    if first is None or not isinstance(first.value, dict) or not isinstance(reduced.value, dict):
+        return reduced
+    figures = dict(reduced.value)
+    return reduced.model_copy(
+        update={
+            "value": {key: figures[key] for key in first.value if key in figures},
+            "metadata": {**(reduced.metadata or {}), FIGURES: figures},
+        }
+    )
+
+
 @score_reducer(name="epoch_mean")
 def epoch_mean() -> ScoreReducer:
     """Mean over a scenario's scored epochs; with two or more, also the standard deviation of
@@ -59,6 +88,9 @@ def epoch_mean() -> ScoreReducer:
     mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
+        return as_stored(reduce_figures([every_figure(s) for s in scores]), scores)
+
+    def reduce_figures(scores: list[Score]) -> Score:
         reduced = labelled_mean(mean(scores), sum(isinstance(s.value, dict) for s in scores))
         values = [v for s in scores for v in [ScoreValue.read(s.value)] if v is not None]
         value = ScoreValue.read(reduced.value)

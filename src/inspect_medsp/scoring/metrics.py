@@ -106,11 +106,12 @@ def case_of(sample_id: str | int | None) -> str:
 
 
 def read_values(scores: Sequence[SampleScore]) -> list[tuple[str, ScoreValue]]:
-    """Each readable score value with its sample's case (read once for every metric)."""
+    """Every figure of each scored sample (its metadata's ``figures``, or the value of a score
+    written before version 4) with its sample's case (read once for every metric)."""
     return [
         (case_of(s.sample_id), v)
         for s in scores
-        if (v := ScoreValue.read(s.score.value)) is not None
+        if (v := ScoreValue.in_score(s.score.value, s.score.metadata)) is not None
     ]
 
 

@@ -16,13 +16,12 @@ from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from inspect_medsp.calls.generate import DEFAULT_JUDGE, Contract, generate_json
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem, SampleRecord
+from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem
+from inspect_medsp.measure import Kit, items_met
 from inspect_medsp.preflight.params import GRADER_ACCEPTED, Count, GraderParameters, Temperature
 from inspect_medsp.record.evidence import cited, encounter_lines
 from inspect_medsp.record.grader import GRADER_ROLE, grader_model
 from inspect_medsp.record.render import render_checklist, render_record
-from inspect_medsp.record.rescore import check_scorer
 from inspect_medsp.record.score import (
     SCORE_SCHEMA,
     SCORER,
@@ -32,12 +31,9 @@ from inspect_medsp.record.score import (
     ScoreMetadata,
     ScoreValue,
     Verdict,
-    unscored_score,
 )
 from inspect_medsp.record.stop import GRADING_STOPPED, stoppable_grading
 from inspect_medsp.record.trajectory import END_WORDS, Trajectory
-from inspect_medsp.record.usage import metered
-from inspect_medsp.record.viewer import grading, items_met
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Tally
@@ -47,7 +43,10 @@ PROMPTS = "inspect_medsp.scoring"
 
 RUBRIC_SPAN = "rubric grading"
 """The subtask of the rubric scorer's grading, every repeat inside it (see
-``record.viewer.grading``)."""
+``measure.grading``)."""
+
+KIT = Kit(SCORER, verb="scored", role=GRADER_ROLE)
+"""The rubric's checks, reading, unscored score, grading and metering."""
 
 
 class GraderReply(BaseModel):
@@ -254,21 +253,18 @@ def medsp_rubric(
             or a grader that cannot be made here.
     """
     given = {"judge": judge, "config": config, "cache": cache, "samples": samples}
-    checked = check_scorer(
-        SCORER,
-        RubricParameters,
-        given | {"temperature": temperature},
-        RUBRIC_ACCEPTED,
-        GRADER_ROLE,
-        unknown,
+    checked = KIT.check(
+        RubricParameters, given | {"temperature": temperature}, RUBRIC_ACCEPTED, unknown
     )
     config, cache = checked.config, checked.cache
     samples, temperature = checked.samples, checked.temperature
     check_repeats(samples, temperature)
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
-        traj = Trajectory(store=state.store)
+        encounter = KIT.read(state)
+        if isinstance(encounter, Score):
+            return encounter
+        record, traj = encounter.record, encounter.trajectory
         model = grader_model(judge, traj.role_models)
         about = ScoreMetadata(
             schema_version=SCORE_SCHEMA, grader=str(model), end=traj.end, turns=traj.turn_count
@@ -281,8 +277,8 @@ def medsp_rubric(
                 about,
             )
         try:
-            with metered() as meter, stoppable_grading(state.store) as region:
-                graded = await grading(
+            with KIT.metered() as meter, stoppable_grading(state.store) as region:
+                graded = await KIT.grading(
                     RUBRIC_SPAN,
                     lambda: grade(
                         lambda cfg: judge_items(record.rubric, traj, model, cfg, cache),
@@ -330,10 +326,11 @@ def medsp_rubric(
         )
         if graded.repeats:
             metadata = metadata.adding(repeats=graded.repeats)
+        figures = ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
+        figures = figures.model_copy(update=provider_figures(traj))
+        metadata = metadata.adding(figures=figures.stored())
         return Score(
-            value=ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
-            .model_copy(update=provider_figures(traj))
-            .stored(),
+            value=figures.headline(),
             answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
             explanation=f"{ending(traj)}\n\n{checklist}",
             metadata=metadata.stored(),
@@ -363,4 +360,4 @@ def provider_figures(traj: Trajectory) -> dict[str, int]:
 def unscored(reason: str, why: str, metadata: ScoreMetadata) -> Score:
     """Inspect's unscored score for a sample, with ``why`` shown and kept in the metadata."""
     noted = metadata.adding(unscored=reason, unscored_why=why)
-    return unscored_score(reason, why, noted.stored(), "scored")
+    return KIT.unscored(reason, why, noted.stored())

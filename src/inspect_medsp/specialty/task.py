@@ -22,7 +22,9 @@ from inspect_medsp.calls.generate import generate_json
 from inspect_medsp.data.dataset import logger, select_ids
 from inspect_medsp.data.scenarios import PacketError, discover_scenario_ids, read_packet
 from inspect_medsp.data.sources import resolve_scenario_root
-from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.preflight.context import run_context, said_at_load
+from inspect_medsp.preflight.models import SCRIPTED_MODEL
 from inspect_medsp.record.vocabulary import SPECIALTIES
 from inspect_medsp.specialty.reply import SPECIALTY
 from inspect_medsp.templates import render
@@ -156,6 +158,14 @@ def medsp_specialty(
         demo: Classify the three demo scenarios bundled with the package instead.
         cache: Cache replies with Inspect's response cache.
     """
+    context = run_context()
+    if context.loading and context.model == SCRIPTED_MODEL:
+        with said_at_load(context):
+            raise MedSPParameterError(
+                f"--model {SCRIPTED_MODEL} cannot label specialties: the scripted demo "
+                "provider replays the demo's encounters and answers no other question; label "
+                "with a model (--model provider/model)"
+            )
     revision: str | None = None
     if demo:
         root = Path(str(files("inspect_medsp.data").joinpath("demo"))) / "scenarios"

@@ -28,7 +28,13 @@ from inspect_medsp.record.render import render_checklist, render_record
 from inspect_medsp.record.task import StrategySettings
 from inspect_medsp.record.trajectory import INITIAL_LABEL, INITIAL_STATUS, Trajectory
 from inspect_medsp.templates import render
-from inspect_medsp.tokens import CHARS_PER_TOKEN, estimate_tokens
+from inspect_medsp.tokens import (
+    CACHE_MIN_TOKENS,
+    CACHE_STEP_TOKENS,
+    CHARS_PER_TOKEN,
+    cached_prefix_chars,
+    estimate_tokens,
+)
 
 SCORING = "inspect_medsp.scoring"
 STRATEGIES = "inspect_medsp.strategies"
@@ -78,9 +84,12 @@ class Assumptions(BaseModel):
     """One specialist's advice."""
     auditor_reply: int = 110
     """The auditor's findings and summary."""
-    min_cached_tokens: int = Field(default=1024, ge=0)
+    min_cached_tokens: int = Field(default=CACHE_MIN_TOKENS, ge=0)
     """The shortest repeated prefix a provider's cache serves (OpenAI and Anthropic: 1,024
     tokens for most models)."""
+    cache_step_tokens: int = Field(default=CACHE_STEP_TOKENS, ge=1)
+    """Beyond the minimum, the cache serves the prefix in steps of this many tokens (OpenAI:
+    128); the rule is ``tokens.cached_prefix_tokens``, the one the cache bench bills by."""
 
     @property
     def min_cached_chars(self) -> int:
@@ -149,8 +158,9 @@ class Estimate(BaseModel):
 
 
 def _cacheable(chars: int, a: Assumptions) -> int:
-    """What the cache serves of a repeated prefix of ``chars`` characters."""
-    return chars if chars >= a.min_cached_chars else 0
+    """What the cache serves of a repeated prefix of ``chars`` characters, in characters
+    (``tokens.cached_prefix_chars``: 1,024 tokens or more, in steps of 128)."""
+    return cached_prefix_chars(chars, a.min_cached_tokens, a.cache_step_tokens)
 
 
 def _growing(

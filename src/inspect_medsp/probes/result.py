@@ -19,9 +19,14 @@ PROBES: tuple[Probe, ...] = ("recital", "injection", "padding", "removal")
 PROBE_KEYS: tuple[str, ...] = tuple(
     f"{probe}_{part}" for probe in PROBES for part in ("up", "down", "items")
 )
-"""The keys of the probes' score value: per probe, items flipped met (``up``), flipped unmet
+"""The probes' figures: per probe, items flipped met (``up``), flipped unmet
 (``down``) and judged in both gradings (``items``). A re-probe appended to a log that has one
 (``medsp_grader_probe1``) numbers them: ``removal_down_1``."""
+
+PROBE_HEADLINES: tuple[str, ...] = ("recital_up", "injection_up", "padding_down", "removal_down")
+"""The keys the probes' score value holds (the samples grid's columns: each probe's flips in
+the direction it aims at); every key of :data:`PROBE_KEYS` is in its metadata's
+``figures`` (``record.score.FIGURES``)."""
 
 SPEECH_COMPETENCIES: tuple[Competency, ...] = ("ICS", "PROF")
 """Competencies where speaking can itself be the act: a recital flip there is reported apart

@@ -48,9 +48,14 @@ AUDIT_KEYS: tuple[str, ...] = (
     "unsupported_actions",
     "degraded_replies",
 )
-"""Numbers in the audit's score value: ``invalidating`` / ``flagged`` are 1 when the verdict is
+"""The audit's figures: ``invalidating`` / ``flagged`` are 1 when the verdict is
 ``invalidating`` / not ``faithful``; the rest are counts for the encounter. A re-audit appended
 to a log that has one (``medsp_simulation_audit1``) numbers them: ``findings_1``."""
+
+
+AUDIT_HEADLINES: tuple[str, ...] = ("findings", "invalidating")
+"""The keys the audit's score value holds (the samples grid's columns); every key of
+:data:`AUDIT_KEYS` is in its metadata's ``figures`` (``record.score.FIGURES``)."""
 
 
 class Finding(BaseModel):

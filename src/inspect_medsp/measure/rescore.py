@@ -16,7 +16,7 @@ from inspect_ai.log import EvalLog
 from pydantic import BaseModel
 
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.preflight.context import rescoring_log, rescoring_roles
+from inspect_medsp.preflight.context import rescore_context
 from inspect_medsp.preflight.models import model_unavailable
 from inspect_medsp.preflight.params import checked_parameters
 from inspect_medsp.preflight.people import is_person
@@ -38,7 +38,7 @@ def check_scorer(
     model: type[M],
     values: Mapping[str, Any],
     accepted: Mapping[str, str],
-    role: str,
+    role: str | None,
     unknown: Mapping[str, Any] | None = None,
 ) -> M:
     """The scorer's parameters, checked; under ``inspect score``, the log and its graders too.
@@ -48,7 +48,8 @@ def check_scorer(
         model: The pydantic model of its parameters.
         values: The values it was made with.
         accepted: What each parameter takes, in words.
-        role: The model role it grades with (``grader``, ``auditor``).
+        role: The model role it grades with (``grader``, ``auditor``); None for a scorer
+            that asks no model (its log is checked all the same).
         unknown: Parameters it does not have (``-S`` names it was given beyond its own).
 
     Raises:
@@ -63,19 +64,23 @@ def check_scorer(
     checked = checked_parameters(scorer, model, values, accepted)
     if isinstance(checked, str):
         raise MedSPDataError(checked)
-    log = rescoring_log()
-    if log is not None:
+    context = rescore_context()
+    if context.log is not None:
         judge = str(values.get("judge", ""))
-        check_log(scorer, log, role, judge)
+        check_log(scorer, context.log, role, judge, context.roles)
     return checked
 
 
-def check_log(scorer: str, log: EvalLog, role: str, judge: str) -> None:
-    """The log is a MedSP log and every model that will grade it can be made here.
+def check_log(
+    scorer: str, log: EvalLog, role: str | None, judge: str, given: Mapping[str, str]
+) -> None:
+    """The log is a MedSP log and every model that will grade it (``role``'s) can be made
+    here.
 
     Raises:
         MedSPDataError: A log of another task, a person bound to ``role``, or a grading
-            model that cannot be made here.
+            model that cannot be made here (``given``: the ``--model-role`` values of
+            ``inspect score``).
     """
     where = log.location or "the log"
     if TaskMetadata.read(log.eval.metadata) is None:
@@ -83,7 +88,8 @@ def check_log(scorer: str, log: EvalLog, role: str, judge: str) -> None:
             f"{where} is a log of task {log.eval.task}, not of a MedSP task: scorer {scorer} "
             f"scores the encounters of {TASKS}; give it one of their logs"
         )
-    given = rescoring_roles()
+    if role is None:
+        return
     logged = {
         name: ",".join(c.model for c in (bound if isinstance(bound, list) else [bound]))
         for name, bound in (log.eval.model_roles or {}).items()

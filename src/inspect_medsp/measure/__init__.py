@@ -1,0 +1,27 @@
+"""The seam every measurement over the record plugs into.
+
+- :class:`Kit`: a scorer's skeleton (its checks when made, reading the sample, the unscored
+  score, named gradings, metering, re-score numbers).
+- :class:`Capability` and :class:`Column`: what a measurement declares in its slice; the
+  registry (``inspect_medsp.measures``) lists them.
+- :func:`medsp_viewer`: ``inspect view``'s configuration made from the capabilities.
+"""
+
+from inspect_medsp.measure.capability import Capability, Column, Palette
+from inspect_medsp.measure.grading import GRADING_TYPE, items_met
+from inspect_medsp.measure.kit import Encounter, Kit, NoParameters, unscored_score
+from inspect_medsp.measure.viewer import MAX_SCORE_COLUMNS, medsp_viewer
+
+__all__ = [
+    "GRADING_TYPE",
+    "MAX_SCORE_COLUMNS",
+    "Capability",
+    "Column",
+    "Encounter",
+    "Kit",
+    "NoParameters",
+    "Palette",
+    "items_met",
+    "medsp_viewer",
+    "unscored_score",
+]

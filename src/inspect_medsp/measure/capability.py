@@ -1,0 +1,101 @@
+"""What a measurement over the record declares about itself, in its own slice.
+
+A :class:`Capability` names its scorer, the result it stores, its score columns in ``inspect
+view`` (labels, colour scales, which are headlines), the label of a re-score's columns, its
+report sections, its line at the end of a run and the ``-T`` switch that runs it in the eval.
+The registry (``inspect_medsp.measures``) lists every capability once; the viewer
+configuration, the end-of-run hooks, ``analysis.MedspColumns``, the log-schema test, the report
+and the task's switches read it, and none of them names a scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from inspect_ai.log import EvalLog
+from inspect_ai.model import Model
+from inspect_ai.scorer import Scorer
+
+from inspect_medsp.preflight.context import RunContext
+from inspect_medsp.record.result import ScorerResult
+
+Palette = Literal["good-high", "good-low"]
+"""Which way a column's colour reads: a higher value is better (``good-high``) or worse."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One value key of a capability's score as ``inspect view`` shows it.
+
+    Args:
+        key: The key in the score's value.
+        label: The column's label.
+        palette: Its colour scale's direction (None: not coloured).
+        low: The colour scale's lowest value (None: Inspect's own).
+        high: The colour scale's highest value (None: Inspect's own).
+    """
+
+    key: str
+    label: str
+    palette: Palette | None = None
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class Capability:
+    """One measurement over the record, as the rest of the package sees it.
+
+    Args:
+        name: The scorer's name: its key in ``sample.scores``, ``--scorer
+            inspect_medsp/<name>`` and the ``medsp_<name>_<key>`` columns of ``MedspColumns``.
+        scorer: The scorer factory (registered with Inspect under ``name``).
+        columns: Every figure the score can hold (its metadata's ``figures``), in order, with
+            its label and colour scale.
+        headlines: The figures its score's value holds, in order: the samples grid's columns
+            (Inspect 0.3.285's viewer shows every value key; see ``measure/viewer.py``).
+        result: The typed result its score's metadata holds (``MedspSample.result(Kind)``);
+            None for the rubric, whose score ``record.score`` describes.
+        rescore: The label of a re-score's columns (``Re-audit`` → "Re-audit 1: ...");
+            empty when a re-score keeps the first score's keys (not numbered).
+        sections: Its sections of ``medsp-report`` (``report.Section``), in the order
+            ``report.md`` shows them where the registry places them.
+        end_of_run: Its line at the end of a run for a log (None: nothing to say).
+        commands: Its subcommands of ``medsp-report`` (``commandline.Command``).
+        switch: The ``-T`` parameter that runs it in the eval (``audit``), if any.
+        in_eval: Its scorer as the eval runs it under the switch, made from the run's judge
+            and whether the response cache is on.
+        eval_roles: The model roles it binds in the eval under the switch, from the roles
+            the task binds already and the load's run context (``auditor``: the run's
+            grader).
+    """
+
+    name: str
+    scorer: Callable[..., Scorer]
+    columns: tuple[Column, ...]
+    headlines: tuple[str, ...] = ()
+    result: type[ScorerResult] | None = None
+    rescore: str = ""
+    sections: Sequence[Any] = ()
+    end_of_run: Callable[[EvalLog], str | None] | None = None
+    commands: Sequence[Any] = ()
+    switch: str | None = None
+    in_eval: Callable[[str, bool], Scorer] | None = field(default=None, compare=False)
+    eval_roles: Callable[[dict[str, Model], RunContext], dict[str, Model]] | None = field(
+        default=None, compare=False
+    )
+
+    def switched_on(self, task_args: Mapping[str, Any]) -> bool:
+        """Whether the eval runs this capability (its ``-T`` switch is on in ``task_args``)."""
+        return self.switch is not None and bool(task_args.get(self.switch))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every value key, in order."""
+        return tuple(c.key for c in self.columns)
+
+    def label(self, key: str) -> str:
+        """The label of value key ``key``."""
+        return next(c.label for c in self.columns if c.key == key)

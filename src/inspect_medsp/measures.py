@@ -1,0 +1,31 @@
+"""Every measurement over the record, listed once.
+
+The viewer configuration (``measure.viewer``), the end-of-run hooks, ``analysis.MedspColumns``,
+the report's sections, ``medsp-report``'s subcommands and the task's ``-T`` switches read this
+list; a new measurement is one more entry here (see "Add a measurement" in
+docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from inspect_ai.viewer import ViewerConfig
+
+from inspect_medsp.audit.capability import SIMULATION_AUDIT
+from inspect_medsp.measure.capability import Capability
+from inspect_medsp.measure.viewer import medsp_viewer
+from inspect_medsp.probes.capability import GRADER_PROBES
+from inspect_medsp.scoring.capability import RUBRIC
+
+CAPABILITIES: tuple[Capability, ...] = (RUBRIC, SIMULATION_AUDIT, GRADER_PROBES)
+"""Every capability, the rubric first; the viewer and the report show them in this order."""
+
+
+def capabilities() -> tuple[Capability, ...]:
+    """The registered capabilities as they stand now (read when a task, a report or the
+    columns are made, so a registration made after import counts)."""
+    return CAPABILITIES
+
+
+def viewer() -> ViewerConfig:
+    """The viewer configuration of a MedSP task: every registered capability's columns."""
+    return medsp_viewer(capabilities())

@@ -1,0 +1,133 @@
+"""The private-Inspect contract: every private name ``_inspect.py`` imports and every local
+variable the run context (``preflight/context.py``) reads from an Inspect frame exists in the
+installed Inspect, and that Inspect is in the range ``pyproject.toml`` states.
+
+An Inspect upgrade that renames one of them fails here, naming it, instead of a load-time
+check turning quiet (a frame local that is gone reads as None, and the check then passes).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import inspect_ai
+import inspect_ai._eval.score
+import pytest
+import tomllib
+
+from inspect_medsp.preflight import context
+
+ROOT = Path(__file__).parents[1]
+INSPECT_MODULE = ROOT / "src" / "inspect_medsp" / "_inspect.py"
+
+
+def private_names(source: str) -> list[tuple[str, str]]:
+    """``(module, name)`` of every name imported from a private Inspect module."""
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("inspect_ai."):
+            module = str(node.module)
+            if any(part.startswith("_") for part in module.split(".")):
+                found += [(module, alias.name) for alias in node.names]
+    return found
+
+
+def missing_names(names: Iterable[tuple[str, str]]) -> list[str]:
+    """The names of ``names`` the installed Inspect no longer has, ``module.name`` each."""
+    missing: list[str] = []
+    for module, name in names:
+        try:
+            found = hasattr(importlib.import_module(module), name)
+        except ImportError:
+            found = False
+        if not found:
+            missing.append(f"{module}.{name}")
+    return missing
+
+
+def missing_locals(table: Mapping[str, tuple[Callable[..., Any], tuple[str, ...]]]) -> list[str]:
+    """The frame locals of ``table`` (``context.FRAME_LOCALS``) that the installed Inspect's
+    function no longer has: its code object's variable names are what its frame holds."""
+    missing: list[str] = []
+    for name, (function, locals_read) in table.items():
+        code = getattr(function, "__code__", None)
+        if code is None:
+            missing.append(f"{name}: not a Python function")
+            continue
+        held = {*code.co_varnames, *code.co_cellvars, *code.co_freevars}
+        missing += [f"{name}: local {local!r}" for local in locals_read if local not in held]
+    return missing
+
+
+def test_every_private_name_exists_in_the_installed_inspect() -> None:
+    names = private_names(INSPECT_MODULE.read_text(encoding="utf-8"))
+    assert len(names) >= 10, names  # the parse found the imports
+    assert ("inspect_ai._eval.score", "resolve_scorers") in names
+    assert missing_names(names) == []
+
+
+def test_every_frame_local_read_exists_in_the_installed_inspect() -> None:
+    assert context.FRAME_LOCALS["eval_async_inner"][1] == ("max_samples", "kwargs", "task_args")
+    assert missing_locals(context.FRAME_LOCALS) == []
+
+
+def test_a_private_name_renamed_by_an_upgrade_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(inspect_ai._eval.score, "resolve_scorers")
+    names = private_names(INSPECT_MODULE.read_text(encoding="utf-8"))
+    assert missing_names(names) == ["inspect_ai._eval.score.resolve_scorers"]
+
+
+def test_a_frame_local_renamed_by_an_upgrade_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    function, read = context.FRAME_LOCALS["eval_async_inner"]
+    code = function.__code__
+    renamed = code.replace(
+        co_varnames=tuple("max_samples_" if v == "max_samples" else v for v in code.co_varnames)
+    )
+
+    def upgraded() -> None: ...
+
+    upgraded.__code__ = renamed
+    monkeypatch.setitem(context.FRAME_LOCALS, "eval_async_inner", (upgraded, read))
+    assert missing_locals(context.FRAME_LOCALS) == ["eval_async_inner: local 'max_samples'"]
+
+
+def test_only_the_run_context_reads_a_frame() -> None:
+    readers = [
+        str(path.relative_to(ROOT / "src"))
+        for path in sorted((ROOT / "src" / "inspect_medsp").rglob("*.py"))
+        if any(word in path.read_text(encoding="utf-8") for word in ("f_locals", "_getframe"))
+    ]
+    assert readers == ["inspect_medsp/preflight/context.py"]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.strip().split("."))
+
+
+def in_range(version: str, specifier: str) -> bool:
+    """Whether ``version`` meets every ``>=``, ``<``, ``<=`` or ``==`` clause of ``specifier``."""
+    have = _version(version)
+    tests = {">=": tuple.__ge__, "<=": tuple.__le__, "==": tuple.__eq__, "<": tuple.__lt__}
+    for clause in specifier.split(","):
+        op = next(op for op in tests if clause.strip().startswith(op))
+        if not tests[op](have, _version(clause.strip()[len(op) :])):
+            return False
+    return True
+
+
+def test_the_installed_inspect_is_in_the_range_pyproject_states() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    [spec] = [
+        r.removeprefix("inspect-ai")
+        for r in project["project"]["dependencies"]
+        if r.startswith("inspect-ai")
+    ]
+    assert spec.startswith((">=", "==")) and "<" in spec, f"{spec}: state an upper bound"
+    assert in_range(inspect_ai.__version__, spec), (
+        f"inspect-ai {inspect_ai.__version__} is not in {spec}: run this test on it and "
+        "widen the range in pyproject.toml"
+    )
