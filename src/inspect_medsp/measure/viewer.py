@@ -26,8 +26,9 @@ RESCORES_LISTED = 3
 """Re-scores (``<scorer>1`` ... ``<scorer>3``) whose columns are listed, hidden, so they do
 not crowd the grid; a later one shows as Inspect shows any column it is not told about."""
 
-MAX_VISIBLE_SCORES = 8
-"""At most this many score columns are visible before the reader asks for more."""
+MAX_VISIBLE_SCORES = 12
+"""At most this many score columns are visible before the reader asks for more (the rubric's
+one, the audit's two, the probes' four and the work-up's three: ten)."""
 
 
 def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:

@@ -40,8 +40,6 @@ WORKUP_CAPABILITY = Capability(
         Column("cost", "Work-up cost", palette="good-low", low=0),
         Column("orders", "Orders"),
         Column("not_asked_for", "Orders not asked for by the rubric", palette="good-low", low=0),
-        Column("unsupported", "Orders unsupported"),
-        Column("unpriced", "Orders unpriced"),
     ),
     headlines=("cost", "orders", "not_asked_for"),
     result=Workup,

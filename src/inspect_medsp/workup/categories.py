@@ -186,10 +186,11 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"incident report",
     ),
 }
-"""The keywords of each category (regular expressions, matched as whole words, any case)."""
+"""The keywords of each category (regular expressions, matched as whole words with an
+optional plural ending, in any case)."""
 
 _PATTERNS: dict[Category, re.Pattern[str]] = {
-    category: re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+    category: re.compile(r"\b(?:" + "|".join(words) + r")(?:e?s)?\b", re.IGNORECASE)
     for category, words in KEYWORDS.items()
 }
 

@@ -3,14 +3,25 @@ unless ``-S classify=<model>`` is given)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.model import get_model
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    metric,
+    scorer,
+)
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict
 
 from inspect_medsp.measure import Kit
+from inspect_medsp.record.numbering import unnumbered
 from inspect_medsp.record.result import latest
 from inspect_medsp.record.score import SCORER as RUBRIC_SCORER
 from inspect_medsp.record.score import ScoreMetadata, Verdict
@@ -39,13 +50,12 @@ ACCEPTED = {
 
 
 def workup_value(result: Workup) -> dict[str, float | int]:
-    """The score's value: the cost, the orders and those no rubric item asked for (left
-    out without the rubric's verdicts), unsupported and unpriced orders."""
+    """The score's value, the samples grid's three columns: the cost, the orders and those no
+    rubric item asked for (left out without the rubric's verdicts). Unsupported, pending and
+    unpriced orders are in the metadata (the Scoring tab, the report)."""
     value: dict[str, float | int] = {"cost": result.cost, "orders": len(result.orders)}
     if result.not_asked_for is not None:
         value["not_asked_for"] = result.not_asked_for
-    value["unsupported"] = len(result.unsupported)
-    value["unpriced"] = len(result.unpriced)
     return value
 
 
@@ -91,7 +101,41 @@ def rubric_verdicts(state: TaskState) -> tuple[list[Verdict] | None, str]:
     return list(metadata.items), ""
 
 
-@scorer(metrics={"*": [mean()]}, name=WORKUP_SCORER)
+VALUE_KEYS = ("cost", "orders", "not_asked_for")
+
+
+@metric
+def workup_summary() -> Metric:
+    """Mean cost and orders per worked-up encounter, the share of orders no met rubric item
+    cites (over encounters with rubric verdicts), and how many encounters were worked up."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values: list[dict[str, float]] = [
+            {
+                k: float(n)
+                for k, n in unnumbered(v, VALUE_KEYS).items()
+                if isinstance(n, int | float)
+            }
+            for s in scores
+            if isinstance(v := s.score.value, Mapping)
+        ]
+        if not values:
+            return {"worked_up": 0}
+        judged = [v for v in values if "not_asked_for" in v]
+        orders = sum(v["orders"] for v in judged)
+        out: dict[str, float] = {
+            "cost_mean": sum(v["cost"] for v in values) / len(values),
+            "orders_mean": sum(v["orders"] for v in values) / len(values),
+        }
+        if orders:
+            out["not_asked_for_share"] = sum(v["not_asked_for"] for v in judged) / orders
+        out["worked_up"] = len(values)
+        return out
+
+    return compute
+
+
+@scorer(metrics=[workup_summary()], name=WORKUP_SCORER)
 def medsp_workup(prices: str | None = None, classify: str | None = None, **unknown: Any) -> Scorer:
     """The work-up of each encounter: every order's category, its cost from a price table
     (``prices``: your own YAML table; default the shipped relative tiers), whether a met

@@ -161,8 +161,8 @@ def workup_files(analysis: Analysis) -> list[ReportFile]:
     if not group_rows(analysis):
         return []
     return [
-        ReportFile(name=FRONTIER, kind="chart", write=lambda p: _frontier(analysis, p)),
-        ReportFile(name=CURVE, kind="chart", write=lambda p: _curve(analysis, p)),
+        ReportFile(name=FRONTIER, kind="chart", rank=900, write=lambda p: _frontier(analysis, p)),
+        ReportFile(name=CURVE, kind="chart", rank=901, write=lambda p: _curve(analysis, p)),
         csv_file(group_table(analysis), rank=900),
         csv_file(order_table(analysis), rank=901),
     ]
