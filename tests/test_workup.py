@@ -481,3 +481,43 @@ def test_appended_to_an_old_log_the_work_up_appears_and_nothing_else_changes(
     assert found["medsp_workup"] == {
         "cost_mean": 31, "orders_mean": 15, "not_asked_for_share": 7 / 15, "worked_up": 1
     }  # fmt: skip
+
+
+def test_the_report_shows_the_work_up_per_group_with_its_files(
+    demo: EvalLog, tmp_path: Path
+) -> None:
+    from inspect_medsp.full_report import write_report
+
+    # best-of-N on one scenario beside the demo run: a second group on the same plane
+    [bon] = eval(
+        medsp_demo(scenarios="demo_bad_news/*", judge=SCRIPTED, strategy="bon", n=2),
+        model=SCRIPTED, log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert bon.status == "success"
+    out = tmp_path / "report"
+    write_report([Path(str(demo.location)), Path(str(bon.location))], out)
+    text = (out / "report.md").read_text(encoding="utf-8")
+    section = text.split("## The work-up\n")[1].split("\n## ")[0]
+    assert "not the same as wrong" in section and "not a bill a hospital pays" in section
+    table = section.split("Paired differences")[0]
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in table.splitlines()
+            if line.startswith("| medsp/scripted")}  # fmt: skip
+    # by hand: (31 + 11 + 23) / 3 per encounter, 33 orders of which 7 + 6 + 3 not asked for
+    off = rows["medsp/scripted (strategy=off)"]
+    assert "| 3 | 21.67 (no interval: 3 case(s), fewer than 6) | 11.0 | 16 of 33 (48%) |" in off
+    assert (
+        "| 1 | 11.00 (no interval: 1 case(s), fewer than 6) | 7.0 | 6 of 7 (86%) |"
+        in rows["medsp/scripted (strategy=bon)"]
+    )
+    assert "Paired differences of cost per encounter" in section
+    for name in ("workup_frontier.png", "workup_curve.png"):
+        assert (out / name).read_bytes().startswith(b"\x89PNG") and f"]({name})" in section
+    groups = (out / "workup.csv").read_text(encoding="utf-8").splitlines()
+    header = groups[0].split(",")
+    off_row = next(r for r in groups if r.startswith("medsp/scripted (strategy=off)"))
+    # the curve over the three encounters, each held at its last turn: 11/51 ... 36/51
+    curve = dict(zip(header, off_row.split(","), strict=True))
+    assert float(curve["items_met_turn_1"]) == round(11 / 51, 4)
+    assert float(curve["items_met_turn_7"]) == round(36 / 51, 4)
+    orders = (out / "workup_orders.csv").read_text(encoding="utf-8").splitlines()
+    assert len(orders) == 1 + 33 + 7

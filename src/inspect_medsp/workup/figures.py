@@ -18,10 +18,18 @@ def frontier_chart(analysis: Analysis, rows: list[GroupWorkup], path: Path) -> P
     look = styles(analysis.groups)
     fig = Figure(figsize=(7.5, 4.8), layout="constrained")
     ax = fig.add_subplot()
+    placed: dict[tuple[float, float], int] = {}
     for row in rows:
         if row.completion is None:
             continue
         style = look[row.label]
+        # groups on the same point are named one under another beside it
+        spot = (round(row.cost, 6), round(row.completion, 6))
+        stacked = placed[spot] = placed.get(spot, -1) + 1
+        ax.annotate(
+            row.label, (row.cost, row.completion), xytext=(9, -11 * stacked),
+            textcoords="offset points", fontsize=7, color=style.colour, va="center",
+        )  # fmt: skip
         xerr = None
         if row.cost_low is not None and row.cost_high is not None:
             xerr = [[row.cost - row.cost_low], [row.cost_high - row.cost]]
@@ -32,7 +40,8 @@ def frontier_chart(analysis: Analysis, rows: list[GroupWorkup], path: Path) -> P
     ax.set_xlabel(f"mean cost per encounter ({rows[0].currency if rows else ''})")
     ax.set_ylabel("macro completion of the rubric")
     ax.set_ylim(0, 1.02)
-    ax.set_xlim(left=0)
+    costs = [r.cost for r in rows if r.completion is not None]
+    ax.set_xlim(0, max(costs, default=1.0) * 1.8 or 1.0)  # room for the names
     ax.grid(alpha=0.3)
     ax.set_title("Completion against the cost of the work-up (up and left is better)")
     ax.legend(loc="lower right", fontsize=8)
