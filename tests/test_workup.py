@@ -521,3 +521,39 @@ def test_the_report_shows_the_work_up_per_group_with_its_files(
     assert float(curve["items_met_turn_7"]) == round(36 / 51, 4)
     orders = (out / "workup_orders.csv").read_text(encoding="utf-8").splitlines()
     assert len(orders) == 1 + 33 + 7
+
+
+def test_classify_names_its_model_and_falls_back_when_its_reply_is_unusable(
+    demo: EvalLog,
+) -> None:
+    from inspect_ai import score
+
+    from inspect_medsp.workup.scorer import medsp_workup
+
+    # mockllm's default reply is no JSON: every order falls back to the keyword table, and
+    # the grading is a named subtask that says so
+    [bad_news] = [s for s in demo.samples or [] if s.id == "demo_bad_news/scenario1"]
+    scorers = [medsp_workup(classify="mockllm/model")]
+    rescored = score(demo.model_copy(deep=True), scorers, action="append", display="none")
+    assert rescored.samples is not None
+    sample = next(s for s in rescored.samples if s.id == bad_news.id)
+    again = (sample.scores or {})["medsp_workup1"]
+    w = Workup.model_validate(again.metadata)
+    assert w.classify == "mockllm/model"
+    assert [o.category for o in w.orders] == [
+        o.category for o in _workup(demo)[str(bad_news.id)].orders
+    ]
+    assert all(o.category_source == "reading" for o in w.orders)
+    assert again.value == {"cost_1": 11.0, "orders_1": 7, "not_asked_for_1": 6}
+    subtasks = [e for e in sample.events if e.event == "subtask" and e.name == "work-up categories"]
+    assert [s.result for s in subtasks] == ["unusable: keyword table used"]
+
+
+def test_a_classify_model_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    from inspect_medsp.workup.scorer import medsp_workup
+
+    with pytest.raises(MedSPDataError) as raised:
+        medsp_workup(classify="nosuchprovider/model")
+    said = str(raised.value)
+    assert said.startswith("medsp_workup: classify=nosuchprovider/model cannot be made here")
+    assert "\n" not in said

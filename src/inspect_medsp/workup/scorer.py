@@ -20,6 +20,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict
 
+from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.measure import Kit
 from inspect_medsp.record.numbering import unnumbered
 from inspect_medsp.record.result import latest
@@ -148,6 +149,17 @@ def medsp_workup(prices: str | None = None, classify: str | None = None, **unkno
     """
     KIT.check(WorkupParameters, {"prices": prices, "classify": classify}, ACCEPTED, unknown)
     table: PriceTable = load_prices(prices)
+    if classify is not None:
+        try:
+            get_model(classify)
+        except Exception as error:  # a model that cannot be made here: one line, no traceback
+            first = (
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
+            raise MedSPDataError(
+                f"{WORKUP_SCORER}: classify={classify} cannot be made here ({first}); give a "
+                "model name provider/model whose provider is installed and whose key is set"
+            ) from None
 
     async def work_up(state: TaskState, target: Target) -> Score:
         encounter = KIT.read(state)
