@@ -26,6 +26,7 @@ from inspect_medsp.record.replies import (
     EnvironmentReply,
     PatientReply,
 )
+from inspect_medsp.record.result import result_of
 from inspect_medsp.record.score import Verdict
 from inspect_medsp.record.trajectory import ActionRecord, Trajectory, TurnRecord
 from inspect_medsp.workup.categories import decide, keyword_category
@@ -51,8 +52,9 @@ def _workup(log: EvalLog) -> dict[str, Workup]:
     assert log.samples is not None
     out: dict[str, Workup] = {}
     for sample in log.samples:
-        score = (sample.scores or {})["medsp_workup"]
-        out[str(sample.id)] = Workup.model_validate(score.metadata)
+        found = result_of(sample.scores or {}, Workup)  # the newest work-up
+        assert found is not None, sample.id
+        out[str(sample.id)] = found
     return out
 
 
@@ -557,3 +559,42 @@ def test_a_classify_model_that_cannot_be_made_is_one_line(tmp_path: Path) -> Non
     said = str(raised.value)
     assert said.startswith("medsp_workup: classify=nosuchprovider/model cannot be made here")
     assert "\n" not in said
+
+
+def test_unsupported_and_unpriced_orders_reach_the_report_and_the_end_of_run_line(
+    demo: EvalLog, tmp_path: Path
+) -> None:
+    from inspect_ai import score
+    from inspect_ai.log import write_eval_log
+
+    from inspect_medsp.full_report import write_report
+    from inspect_medsp.workup.capability import workup_line
+    from inspect_medsp.workup.scorer import medsp_workup
+
+    # plant what a real environment does: it could not carry out the tumour-board listing
+    log = demo.model_copy(deep=True)
+    [bad_news] = [s for s in log.samples or [] if s.id == "demo_bad_news/scenario1"]
+    turns = bad_news.store["Trajectory:turns"]
+    turns[-1]["environment"]["action_assessments"][1]["status"] = "unsupported"
+    # a table that prices laboratory tests alone: every other order is unpriced
+    prices = _prices(tmp_path, "currency: EUR\ncategories:\n  laboratory: 10\n")
+    scored = score(log, [medsp_workup(prices=prices)], action="append", display="none")
+    path = tmp_path / "planted.eval"
+    write_eval_log(scored, str(path))
+    found = _workup(read_eval_log(str(path)))
+    assert found["demo_bad_news/scenario1"].unsupported == [
+        "List the case for next Wednesday's tumour board"
+    ]
+    # 33 orders, of which 3 laboratory tests are priced (blood count, tryptase, blood gas)
+    assert sum(len(w.unpriced) for w in found.values()) == 30
+    assert sum(w.cost for w in found.values()) == 30 and all(
+        w.currency == "EUR" for w in found.values()
+    )
+    said = workup_line(read_eval_log(str(path)))
+    assert said is not None and said.startswith("MedSP: 30 order(s) the work-up's price table")
+    write_report([path], tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    section = text.split("## The work-up\n")[1].split("\n## ")[0]
+    assert "Most common orders the environment could not carry out:" in section
+    assert "- List the case for next Wednesday's tumour board (1)" in section
+    assert f"Price table: {prices}; costs in EUR." in section

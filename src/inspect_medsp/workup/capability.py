@@ -7,6 +7,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 
 from inspect_medsp.measure import Capability, Column
+from inspect_medsp.record.numbering import numbered_names
 from inspect_medsp.record.read import reduced_samples
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.scorer import medsp_workup
@@ -14,9 +15,13 @@ from inspect_medsp.workup.section import WORKUP
 
 
 def workup_line(log: EvalLog) -> str | None:
-    """The run's orders the environment could not carry out and those left unpriced, when
-    there are any."""
-    found = [s for s in reduced_samples(log, WORKUP_SCORER) if s.metadata]
+    """How many of the run's orders the newest work-up's price table left unpriced, when
+    any were."""
+    names = [r.scorer for r in log.reductions or []]
+    newest = max(numbered_names(WORKUP_SCORER, names), default=None)
+    if newest is None:
+        return None
+    found = [s for s in reduced_samples(log, newest[1]) if s.metadata]
     results = [
         Workup.model_validate(s.metadata) for s in found if "unscored" not in (s.metadata or {})
     ]
