@@ -598,3 +598,15 @@ def test_unsupported_and_unpriced_orders_reach_the_report_and_the_end_of_run_lin
     assert "Most common orders the environment could not carry out:" in section
     assert "- List the case for next Wednesday's tumour board (1)" in section
     assert f"Price table: {prices}; costs in EUR." in section
+
+
+def test_every_task_works_up_unless_told_not_to() -> None:
+    from inspect_ai.util import registry_info
+
+    def names(**kwargs: Any) -> list[str]:
+        task = medsp_demo(judge=SCRIPTED, **kwargs)
+        return [registry_info(s).name.split("/")[-1] for s in task.scorer or []]
+
+    assert names() == ["medsp_rubric", "medsp_workup"]
+    assert names(audit=True) == ["medsp_rubric", "medsp_simulation_audit", "medsp_workup"]
+    assert names(workup=False) == ["medsp_rubric"]
