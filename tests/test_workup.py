@@ -610,3 +610,34 @@ def test_every_task_works_up_unless_told_not_to() -> None:
     assert names() == ["medsp_rubric", "medsp_workup"]
     assert names(audit=True) == ["medsp_rubric", "medsp_simulation_audit", "medsp_workup"]
     assert names(workup=False) == ["medsp_rubric"]
+
+
+def test_cost_per_encounter_has_its_case_clustered_interval_from_six_cases() -> None:
+    from types import SimpleNamespace
+    from typing import cast
+
+    from inspect_ai.scorer import Score
+
+    from inspect_medsp.record.read import MedspSample, SampleMetadata
+    from inspect_medsp.report import Analysis
+    from inspect_medsp.scoring.clustered import clustered_ratio
+    from inspect_medsp.workup.summary import group_rows
+
+    costs = {"c1": [4.0, 6.0], "c2": [10.0], "c3": [7.0], "c4": [3.0, 5.0], "c5": [8.0],
+             "c6": [12.0], "c7": [6.0]}  # fmt: skip
+    samples = []
+    for case, values in costs.items():
+        for i, cost in enumerate(values):
+            result = Workup(orders=[], currency="tier units", prices="prices.yaml", cost=cost)
+            score = Score(value={"cost": cost, "orders": 0}, metadata=result.model_dump())
+            samples.append(MedspSample(id=f"{case}/scenario{i + 1}",
+                                       metadata=SampleMetadata(case_id=case),
+                                       scores={"medsp_workup": score}))  # fmt: skip
+    group = SimpleNamespace(label="g", samples=samples, metrics={"macro": 0.5})
+    [row] = group_rows(cast(Analysis, SimpleNamespace(groups=[group])))
+    flat = [c for values in costs.values() for c in values]
+    expected = clustered_ratio(flat, [1.0] * len(flat), [s.case_id for s in samples])
+    assert row.cases == 7 and row.cost == sum(flat) / len(flat)
+    assert row.cost_low is not None and row.cost_high is not None
+    assert (row.cost_low, row.cost_high) == (expected.low, expected.high)
+    assert row.cost_low < row.cost < row.cost_high
