@@ -109,7 +109,8 @@ def test_scripted_auditor_finds_the_planted_slips_from_the_cli(tmp_path: Path) -
 def test_audit_true_adds_the_second_scorer_at_eval_time(log_dir: str) -> None:
     log = scripted_demo(log_dir, audit=True)
     assert log.results is not None
-    assert [s.name for s in log.results.scores] == ["medsp_rubric", AUDIT]
+    # the work-up, on in every task, follows the switched-on capabilities
+    assert [s.name for s in log.results.scores] == ["medsp_rubric", AUDIT, "medsp_workup"]
     # the slip the demo script plants is found; the other encounters are faithful
     found = audits(log)
     assert {k: a.verdict for k, a in found.items()} == {

@@ -277,7 +277,7 @@ def test_a_custom_set_takes_epochs_a_strategy_and_the_audit(tmp_path: Path, log_
     )
     assert log.results is not None
     scorers = {s.name for s in log.results.scores}
-    assert scorers == {"medsp_rubric", "medsp_simulation_audit"}
+    assert scorers == {"medsp_rubric", "medsp_simulation_audit", "medsp_workup"}
     rubric = next(s for s in log.results.scores if s.name == "medsp_rubric")
     assert round(rubric.metrics["macro"].value, 3) == 0.706
 

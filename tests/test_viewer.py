@@ -91,9 +91,11 @@ def test_every_task_shows_one_headline_per_scorer_with_labels(tmp_path: Path) ->
 
 @pytest.fixture(scope="module")
 def audited(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
-    """The demo with the simulator audit, audited once more with ``inspect score``."""
+    """The demo with the simulator audit (and not the work-up, so the audit's scores and
+    gradings are the run's only ones beside the rubric's), audited once more with ``inspect
+    score``."""
     [log] = eval(
-        medsp_demo(judge=SCRIPTED, audit=True),
+        medsp_demo(judge=SCRIPTED, audit=True, workup=False),
         model=SCRIPTED,
         log_dir=str(tmp_path_factory.mktemp("logs")),
         display="none",

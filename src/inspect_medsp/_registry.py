@@ -12,6 +12,7 @@ from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.specialty.task import medsp_specialty
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.workup.scorer import medsp_workup
 
 __all__ = [
     "MedSPModels",
@@ -24,4 +25,5 @@ __all__ = [
     "medsp_rubric",
     "medsp_simulation_audit",
     "medsp_specialty",
+    "medsp_workup",
 ]

@@ -15,8 +15,14 @@ from inspect_medsp.measure.capability import Capability
 from inspect_medsp.measure.viewer import medsp_viewer
 from inspect_medsp.probes.capability import GRADER_PROBES
 from inspect_medsp.scoring.capability import RUBRIC
+from inspect_medsp.workup.capability import WORKUP_CAPABILITY
 
-CAPABILITIES: tuple[Capability, ...] = (RUBRIC, SIMULATION_AUDIT, GRADER_PROBES)
+CAPABILITIES: tuple[Capability, ...] = (
+    RUBRIC,
+    SIMULATION_AUDIT,
+    GRADER_PROBES,
+    WORKUP_CAPABILITY,
+)
 """Every capability, the rubric first; the viewer and the report show them in this order."""
 
 

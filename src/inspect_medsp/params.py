@@ -54,6 +54,7 @@ ACCEPTED: dict[str, str] = {
     "specialties": "a specialties file written by medsp-specialties (or omit it)",
     "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
     "audit": "true or false (also audit the simulators with the auditor role)",
+    "workup": "true or false (the work-up of each encounter: orders, cost, necessity, timing)",
     "feedback": "true or false (practice mode: show a person the checklist after grading)",
     "shard": "K/N, part K of N counted from 1, e.g. 2/4 (or omit it to run the whole "
     "selection)",
@@ -167,6 +168,12 @@ class TaskParameters(BaseModel):
         description="Also score each encounter with ``medsp_simulation_audit`` (the "
         "``auditor`` role, by default the grader's model, reviews the patient and "
         "environment).",
+    )
+    workup: bool = Field(
+        default=True,
+        description="Also score each encounter with ``medsp_workup`` (its orders by category, "
+        "their cost from the shipped relative tiers, which the rubric cites, and when; no "
+        "model is asked). On by default.",
     )
 
     feedback: bool = Field(

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from inspect_ai.scorer import Score
 from inspect_ai.solver import TaskState
+from inspect_ai.util import Store
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from inspect_medsp.data.dataset import METADATA_KEY
@@ -102,8 +103,9 @@ class Kit:
         self.check(NoParameters, {}, {}, unknown)
 
     def read(self, state: TaskState) -> Encounter | Score:
-        """The sample's record and stored Trajectory, and this score's re-score number; the
-        unscored score (``not_medsp``) of a sample that holds no MedSP encounter."""
+        """The sample's record and stored Trajectory (read from a copy of the store, which
+        stays as logged), and this score's re-score number; the unscored score
+        (``not_medsp``) of a sample that holds no MedSP encounter."""
         stored = state.metadata.get(METADATA_KEY)
         try:
             record = SampleRecord.model_validate(stored)
@@ -113,9 +115,11 @@ class Kit:
                 f"valid {METADATA_KEY!r} record): {self.name} scores the logs of MedSP tasks"
             )
             return self.unscored("not_medsp", why, {})
+        # a copy: a Trajectory made on a store writes its fields' defaults into it, so reading
+        # an older log's encounter in place would change the sample's store
         return Encounter(
             record=record,
-            trajectory=Trajectory(store=state.store),
+            trajectory=Trajectory(store=Store(dict(state.store.items()))),
             number=rescore_number(self.name, state.scores or {}),
         )
 

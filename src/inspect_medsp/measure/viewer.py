@@ -32,7 +32,8 @@ not crowd the grid; a later one shows as Inspect shows any column it is not told
 
 MAX_SCORE_COLUMNS = 12
 """At most this many score columns in the samples grid of a run with every shipped capability
-(before re-scores)."""
+(before re-scores): the rubric's one, the audit's two, the probes' four and the work-up's three
+make ten."""
 
 
 def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:

@@ -1,0 +1,158 @@
+"""The work-up per group, as the report shows it: cost per encounter with its case-clustered
+interval, orders, the share not asked for by the rubric, the curve, unsupported orders, the
+tokens per encounter, and the paired cost differences between groups."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from inspect_medsp.record.evidence import fold
+from inspect_medsp.record.read import MedspSample
+from inspect_medsp.report import Analysis
+from inspect_medsp.scoring.clustered import clustered_ratio
+from inspect_medsp.stats.paired import Paired, Pairing, paired_differences
+from inspect_medsp.stats.power import holm
+from inspect_medsp.workup.result import Workup
+
+
+class GroupWorkup(BaseModel):
+    """One group's work-up over the encounters it has one for."""
+
+    label: str
+    encounters: int
+    """Encounters (samples) with a work-up."""
+    missing: int
+    """Samples of the group without one (not worked up, or it could not be)."""
+    currency: str
+    cost: float
+    """Mean cost per encounter."""
+    cost_low: float | None = None
+    cost_high: float | None = None
+    """The case-clustered 95% interval (None below six cases)."""
+    cases: int = 0
+    orders: float = 0.0
+    """Mean orders per encounter."""
+    not_asked_for: int = 0
+    """Orders no met rubric item cites (over encounters with rubric verdicts)."""
+    judged_orders: int = 0
+    """Orders of encounters with rubric verdicts (the share's denominator)."""
+    unsupported: int = 0
+    unpriced: int = 0
+    completion: float | None = None
+    """The group's macro completion (the leaderboard's)."""
+    tokens: float | None = None
+    """Mean tokens per encounter, every role."""
+    curve: list[float] = Field(default_factory=list)
+    """Mean share of items met by the end of each turn (an encounter that ended earlier
+    holds its last value)."""
+
+    @property
+    def not_asked_share(self) -> float | None:
+        return self.not_asked_for / self.judged_orders if self.judged_orders else None
+
+
+def worked_up(samples: Sequence[MedspSample]) -> list[tuple[MedspSample, Workup]]:
+    """The samples with a work-up, each with it."""
+    return [(s, w) for s in samples if (w := s.result(Workup)) is not None]
+
+
+def _curve(results: Sequence[Workup]) -> list[float]:
+    curves = [w.curve for w in results if w.curve]
+    if not curves:
+        return []
+    longest = max(len(c) for c in curves)
+    padded = [c + [c[-1]] * (longest - len(c)) for c in curves]
+    return [round(sum(c[t] for c in padded) / len(padded), 4) for t in range(longest)]
+
+
+def group_rows(analysis: Analysis) -> list[GroupWorkup]:
+    """One row per group that has a work-up for at least one encounter."""
+    rows: list[GroupWorkup] = []
+    for group in analysis.groups:
+        found = worked_up(group.samples)
+        if not found:
+            continue
+        results = [w for _, w in found]
+        mean = clustered_ratio([w.cost for w in results], [1.0] * len(results),
+                               [s.case_id for s, _ in found])  # fmt: skip
+        judged = [w for w in results if w.not_asked_for is not None]
+        tokens = [sum(s.tokens.values()) for s, _ in found if s.tokens]
+        rows.append(
+            GroupWorkup(
+                label=group.label,
+                encounters=len(found),
+                missing=len(group.samples) - len(found),
+                currency=results[0].currency,
+                cost=mean.estimate,
+                cost_low=None if math.isnan(mean.low) else mean.low,
+                cost_high=None if math.isnan(mean.high) else mean.high,
+                cases=mean.cases,
+                orders=sum(len(w.orders) for w in results) / len(results),
+                not_asked_for=sum(w.not_asked_for or 0 for w in judged),
+                judged_orders=sum(len(w.orders) for w in judged),
+                unsupported=sum(len(w.unsupported) for w in results),
+                unpriced=sum(len(w.unpriced) for w in results),
+                completion=group.metrics.get("macro"),
+                tokens=sum(tokens) / len(tokens) if tokens else None,
+                curve=_curve(results),
+            )
+        )
+    return rows
+
+
+def common_unsupported(analysis: Analysis, top: int = 5) -> list[tuple[str, int]]:
+    """The most common orders the environment could not carry out, over every group (the
+    first wording seen of each, counted by its folded words)."""
+    counts: Counter[str] = Counter()
+    words: dict[str, str] = {}
+    for group in analysis.groups:
+        for _, result in worked_up(group.samples):
+            for order in result.unsupported:
+                key = fold(order)
+                words.setdefault(key, order)
+                counts[key] += 1
+    return [(words[k], n) for k, n in counts.most_common(top)]
+
+
+class CostDifference(BaseModel):
+    """The paired difference of cost per encounter ``b - a`` on the scenarios both groups
+    worked up, with its Holm-adjusted p-value over the pairs."""
+
+    group_a: str
+    group_b: str
+    paired: Paired
+    p_holm: float
+
+
+def _per_scenario(samples: Sequence[MedspSample]) -> dict[str, tuple[float, str]]:
+    costs: dict[str, list[float]] = {}
+    cases: dict[str, str] = {}
+    for sample, result in worked_up(samples):
+        costs.setdefault(sample.id, []).append(result.cost)
+        cases[sample.id] = sample.case_id
+    return {i: (sum(c) / len(c), cases[i]) for i, c in costs.items()}
+
+
+def cost_differences(analysis: Analysis) -> list[CostDifference]:
+    """Every pair of groups with shared worked-up scenarios, compared as completion is (the
+    paired test's interval, p-value and mdd; Holm over the pairs)."""
+    values = [(g.label, _per_scenario(g.samples)) for g in analysis.groups]
+    values = [(label, v) for label, v in values if v]
+    pairs: list[tuple[str, str, Pairing]] = []
+    for (la, va), (lb, vb) in itertools.combinations(values, 2):
+        shared = sorted(set(va) & set(vb))
+        if shared:
+            pairing = Pairing([va[i][0] for i in shared], [vb[i][0] for i in shared],
+                              [va[i][1] for i in shared])  # fmt: skip
+            pairs.append((la, lb, pairing))
+    found = paired_differences([p for *_, p in pairs]) if pairs else []
+    adjusted = holm([p.p_value for p in found]) if found else []
+    return [
+        CostDifference(group_a=la, group_b=lb, paired=paired, p_holm=p)
+        for (la, lb, _), paired, p in zip(pairs, found, adjusted, strict=True)
+    ]
