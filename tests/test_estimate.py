@@ -177,8 +177,8 @@ def test_the_cache_bench_and_the_estimate_bill_the_cache_as_providers_do() -> No
     """One rule: a repeated prefix is served from 1,024 tokens, in steps of 128 tokens."""
     from bench.cache_bench import Ledger
 
-    from inspect_medsp.estimate.model import Assumptions, _cacheable
     from inspect_medsp.tokens import cached_prefix_tokens
+    from inspect_medsp.workload.model import Assumptions, _cacheable
 
     assert [cached_prefix_tokens(n) for n in (0, 1023, 1024, 1151, 1152, 2000)] == [
         0, 0, 1024, 1024, 1152, 1920,
