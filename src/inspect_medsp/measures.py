@@ -11,12 +11,13 @@ from __future__ import annotations
 from inspect_ai.viewer import ViewerConfig
 
 from inspect_medsp.audit.capability import SIMULATION_AUDIT
+from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.measure.capability import Capability
 from inspect_medsp.measure.viewer import medsp_viewer
 from inspect_medsp.probes.capability import GRADER_PROBES
 from inspect_medsp.scoring.capability import RUBRIC
 
-CAPABILITIES: tuple[Capability, ...] = (RUBRIC, SIMULATION_AUDIT, GRADER_PROBES)
+CAPABILITIES: tuple[Capability, ...] = (RUBRIC, SIMULATION_AUDIT, GRADER_PROBES, CONTAMINATION)
 """Every capability, the rubric first; the viewer and the report show them in this order."""
 
 
