@@ -1,0 +1,312 @@
+"""The contamination probe (``inspect_medsp/medsp_contamination``): it separates a model that
+has seen the demo cases from one that has not, its prompts never hold what they ask for, it
+leaves the benchmark's prompts alone, it refuses bad input in one line, and its report
+section finds a planted difference with the right sign."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog, resolve_sample_attachments
+
+import inspect_medsp.measures
+from inspect_medsp.cases.write import new_case
+from inspect_medsp.contamination.capability import CONTAMINATION
+from inspect_medsp.contamination.probes import MASK, PROBE_NAMES, build_probes
+from inspect_medsp.contamination.report import ProbedScenario, model_recall
+from inspect_medsp.contamination.result import Contamination as Recall
+from inspect_medsp.contamination.result import ProbeOutcome
+from inspect_medsp.contamination.settings import ProbeSettings
+from inspect_medsp.contamination.task import medsp_contamination
+from inspect_medsp.contamination.text import longest_common_run, ngram_overlap, shuffled, words
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.record.result import result_of
+from inspect_medsp.record.vocabulary import normalise
+from inspect_medsp.scripted import personas
+from inspect_medsp.tasks import medsp_demo
+from tests.support.offline_tokens import inspect_cli
+from tests.support.runs import run
+
+SCORER = "medsp_contamination_probe"
+EVERYTHING = "medsp/seen-everything"
+NOTHING = "medsp/seen-nothing"
+SETTINGS = ProbeSettings()
+
+
+def probe(model: str, log_dir: Path, **task_args: Any) -> EvalLog:
+    [log] = eval(
+        medsp_contamination(benchmark="medsp_demo", **task_args),
+        model=model,
+        log_dir=str(log_dir),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalLog]:
+    folder = tmp_path_factory.mktemp("contamination")
+    return {m: probe(m, folder / m.split("/")[1]) for m in (EVERYTHING, NOTHING)}
+
+
+def results(log: EvalLog) -> dict[str, Recall]:
+    found: dict[str, Recall] = {}
+    for sample in log.samples or []:
+        result = result_of(sample.scores or {}, Recall)
+        assert result is not None, f"{sample.id}: {sample.scores}"
+        found[str(sample.id)] = result
+    return found
+
+
+def numbers(result: Recall) -> dict[str, tuple[float, float, bool]]:
+    return {o.name: (o.measure, o.control, o.above) for o in result.outcomes}
+
+
+def test_seen_everything_is_above_the_control_on_every_probe_of_every_demo_scenario(
+    probed: dict[str, EvalLog],
+) -> None:
+    found = results(probed[EVERYTHING])
+    assert len(found) == 3
+    for sid, result in found.items():
+        got = numbers(result)
+        assert list(got) == list(PROBE_NAMES), sid
+        assert not result.not_probed, sid
+        for name in PROBE_NAMES[:3]:
+            measure, control, above = got[name]
+            # the whole 40 words recited, against at most a word or two of the shuffled text
+            assert (measure, above) == (40.0, True), (sid, name, got[name])
+            assert control <= 2, (sid, name, got[name])
+        outcome = {o.name: o for o in result.outcomes}
+        assert outcome["continuation_patient"].overlap == 1.0
+        assert outcome["continuation_patient"].control_overlap == 0.0
+        assert got["checklist"] == (1.0, 0.0, True), sid  # every item, none of the control's
+        assert got["slot"] == (1.0, 0.0, True), sid  # 3 of 3 values exact, control 0 of 3
+    value = probed[EVERYTHING].samples[0].scores[SCORER].value  # type: ignore[index]
+    assert value == {"recalled": 1.0, **{name: 1.0 for name in PROBE_NAMES}}
+    metrics = probed[EVERYTHING].results.scores[0].metrics  # type: ignore[union-attr]
+    assert {k: m.value for k, m in metrics.items()} == {
+        "recalled": 1.0,
+        **{name: 1.0 for name in PROBE_NAMES},
+    }
+
+
+def test_seen_nothing_is_above_the_control_on_no_probe(probed: dict[str, EvalLog]) -> None:
+    found = results(probed[NOTHING])
+    assert len(found) == 3
+    for sid, result in found.items():
+        got = numbers(result)
+        assert list(got) == list(PROBE_NAMES), sid
+        assert not any(above for _, _, above in got.values()), (sid, got)
+        for name in PROBE_NAMES[:3]:
+            assert got[name][0] <= 2, (sid, name, got[name])  # a stray word, no run
+        assert got["checklist"] == (0.0, 0.0, False), sid
+        assert got["slot"] == (0.0, 0.0, False), sid
+    metrics = probed[NOTHING].results.scores[0].metrics  # type: ignore[union-attr]
+    assert {k: m.value for k, m in metrics.items()} == {
+        "recalled": 0.0,
+        **{name: 0.0 for name in PROBE_NAMES},
+    }
+
+
+def sent_prompts(log: EvalLog) -> dict[str, list[str]]:
+    """Every prompt the probe sent, per scenario: the text of every message of every call."""
+    sent: dict[str, list[str]] = {}
+    for sample in log.samples or []:
+        events = resolve_sample_attachments(sample).events
+        calls = [e for e in events if e.event == "model"]
+        sent[str(sample.id)] = ["\n".join(m.text for m in call.input) for call in calls]
+    return sent
+
+
+def test_no_prompt_holds_a_rubric_item_or_what_it_asks_for(probed: dict[str, EvalLog]) -> None:
+    log = probed[EVERYTHING]
+    for sample in log.samples or []:
+        record = SampleRecord.model_validate(sample.metadata[METADATA_KEY])
+        pairs, _ = build_probes(record, SETTINGS)
+        prompts = sent_prompts(log)[str(sample.id)]
+        asked = [a for p in pairs for a in (*p.probe, *p.control)]
+        assert len(prompts) == len(asked) == 3 + 1 + 3 + 3 + 1 + 3  # probes, then controls
+        items = [normalise(i.text) for i in record.rubric.items()]
+        continued = [
+            a.truth for p in pairs if p.kind == "continuation" for a in (*p.probe, *p.control)
+        ]
+        for prompt in prompts:
+            folded = normalise(prompt)
+            assert not [i for i in items if i in folded], prompt
+            said = words(prompt)
+            for truth in continued:
+                # a continuation's truth is 40 words: no prompt shares even 8 of them in a row
+                assert longest_common_run(said, truth) < SETTINGS.run_margin, prompt
+        for pair in pairs:
+            if pair.kind != "slot":
+                continue
+            for a in (*pair.probe, *pair.control):
+                assert any(a.prompt in p for p in prompts)  # the slot asked is a prompt sent
+                assert a.truth[0] not in words(a.prompt), (a.truth, a.prompt)
+                assert MASK in a.prompt
+
+
+def test_the_scripted_models_use_the_probe_s_mask() -> None:
+    assert personas.MASK == MASK
+
+
+def encounter_prompts(log: EvalLog) -> list[list[str]]:
+    return [
+        [
+            "\n".join(m.text for m in e.input)
+            for e in resolve_sample_attachments(s).events
+            if e.event == "model"
+        ]
+        for s in log.samples or []
+    ]
+
+
+def test_no_benchmark_encounter_s_prompt_changes_with_the_probe_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def demo(folder: str) -> EvalLog:
+        [log] = eval(
+            medsp_demo(judge="medsp/scripted", scenarios="demo_anaphylaxis/*"),
+            model="medsp/scripted",
+            log_dir=str(tmp_path / folder),
+            display="none",
+        )
+        assert log.status == "success", log.error
+        return log
+
+    installed = inspect_medsp.measures.capabilities()
+    assert CONTAMINATION in installed
+    with_probe = demo("with")
+    without = tuple(c for c in installed if c is not CONTAMINATION)
+    monkeypatch.setattr(inspect_medsp.measures, "CAPABILITIES", without)
+    assert CONTAMINATION not in inspect_medsp.measures.capabilities()
+    without_probe = demo("without")
+    first, second = encounter_prompts(with_probe), encounter_prompts(without_probe)
+    assert first and all(first)
+    assert first == second
+    assert [s.scores for s in with_probe.samples or []] == [
+        s.scores for s in without_probe.samples or []
+    ]
+    # the probe's own words never reach an encounter
+    assert not any(MASK in p or "word for word" in p for calls in first for p in calls)
+
+
+def test_the_probe_runs_nothing_into_a_benchmark_run_s_grid() -> None:
+    assert CONTAMINATION.switch is None and CONTAMINATION.in_eval is None
+    assert CONTAMINATION.headlines == ()
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        ({"probes": "continuation,recital"}, "probes: recital is not a probe"),
+        ({"item_share": 1.5}, "item_share=1.5 is not accepted"),
+        ({"run_margin": 0}, "run_margin=0 is not accepted"),
+        ({"slot_margin": -0.1}, "slot_margin=-0.1 is not accepted"),
+        ({"benchmark": "medsp10"}, "benchmark='medsp10' is not accepted"),
+    ],
+)
+def test_a_bad_parameter_is_one_line_before_anything_runs(args: dict[str, Any], named: str) -> None:
+    with pytest.raises(MedSPParameterError) as raised:
+        medsp_contamination(benchmark=args.pop("benchmark", "medsp_demo"), **args)
+    message = str(raised.value)
+    assert named in message and "\n" not in message
+
+
+def short_case_set(root: Path) -> Path:
+    folder = root / "cases"
+    new_case(folder / "short_case")
+    case = folder / "short_case"
+    for part in ("patient", "environment", "evaluator"):
+        for path in (case / part).glob("*.md"):
+            path.write_text("A few words only.\n", encoding="utf-8")
+    return folder
+
+
+def test_a_case_set_with_no_text_to_probe_is_one_line(tmp_path: Path) -> None:
+    folder = short_case_set(tmp_path)
+    with pytest.raises(MedSPDataError) as raised:
+        medsp_contamination(cases=str(folder), probes="continuation,slot")
+    message = str(raised.value)
+    assert "no scenario has text to probe" in message and "\n" not in message
+    assert "short_case/scenario1" in message
+
+
+def test_the_command_line_refuses_an_unknown_probe_with_one_message(tmp_path: Path) -> None:
+    done = inspect_cli(
+        "eval",
+        "inspect_medsp/medsp_contamination",
+        "-T",
+        "benchmark=medsp_demo",
+        "-T",
+        "probes=recital",
+        "--model",
+        NOTHING,
+        "--log-dir",
+        str(tmp_path),
+    )
+    assert done.returncode != 0
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "task parameter probes: recital is not a probe" in said
+    assert "Traceback" not in said
+    assert not list(tmp_path.rglob("*.eval"))  # nothing ran
+
+
+def test_the_measures() -> None:
+    truth = words("the nurse gives epinephrine 0.5 mg into the thigh and calls the anaesthetist")
+    assert longest_common_run(words("then she gives epinephrine 0.5 mg into the arm"), truth) == 6
+    assert ngram_overlap(truth, truth, 5) == 1.0
+    assert ngram_overlap(words("nothing alike here at all"), truth, 5) == 0.0
+    texts = ["Lisinopril 10 mg daily for blood pressure.", "Tryptase 28 micrograms/L at 2 h."]
+    mixed = shuffled(texts, "seed")
+    assert mixed == shuffled(texts, "seed") and mixed != texts
+    # every word and number is still there, numbers in numbers' places
+    assert sorted(w for t in mixed for w in words(t)) == sorted(w for t in texts for w in words(t))
+    for before, after in zip(texts, mixed, strict=True):
+        kinds = [any(c.isdigit() for c in w) for w in words(before)]
+        assert kinds == [any(c.isdigit() for c in w) for w in words(after)]
+
+
+def recall(sid: str, recalled: bool) -> ProbedScenario:
+    outcome = ProbeOutcome(
+        name="checklist", kind="checklist", measure=0.8 if recalled else 0.1, control=0.1,
+        above=recalled, shown="",
+    )  # fmt: skip
+    return ProbedScenario(id=sid, case=sid.split("/")[0], result=Recall(outcomes=[outcome]))
+
+
+@pytest.mark.parametrize("planted", [0.2, -0.15])
+def test_the_report_finds_a_planted_difference_with_its_sign(planted: float) -> None:
+    rng = np.random.default_rng(7)
+    ids = [f"case_{c:02d}/scenario{s}" for c in range(30) for s in (1, 2)]
+    recalled = {sid: i % 3 == 0 for i, sid in enumerate(ids)}
+    completion = {
+        sid: float(np.clip(0.5 + (planted if recalled[sid] else 0.0) + rng.normal(0, 0.08), 0, 1))
+        for sid in ids
+    }
+    benchmark = run("openai/model-a", completion)
+    other = run("openai/model-b", {sid: 0.5 for sid in ids})
+    found = model_recall(
+        [("probe.eval", "openai/model-a", [recall(sid, recalled[sid]) for sid in ids])],
+        [("model-a", "openai/model-a", [benchmark]), ("model-b", "openai/model-b", [other])],
+    )
+    [model] = found
+    assert model.flagged and model.share("checklist") == (20, 60)
+    [comparison] = model.comparisons  # the other model's row is not compared
+    assert comparison.group == "model-a"
+    assert (comparison.recalled, comparison.rest) == (20, 40)
+    assert comparison.difference == pytest.approx(planted, abs=0.05)
+    assert comparison.interval is not None
+    low, high = comparison.interval
+    assert low <= comparison.difference <= high
+    if planted > 0:
+        assert low > 0
+    else:
+        assert high < 0
