@@ -26,6 +26,7 @@ from inspect_medsp.contamination.text import longest_common_run, ngram_overlap, 
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.estimate.cli import main as estimate_main
 from inspect_medsp.record.result import result_of
 from inspect_medsp.record.vocabulary import normalise
 from inspect_medsp.scripted import personas
@@ -310,3 +311,33 @@ def test_the_report_finds_a_planted_difference_with_its_sign(planted: float) -> 
         assert low > 0
     else:
         assert high < 0
+
+
+def test_the_estimate_prices_the_calls_the_probe_makes(
+    probed: dict[str, EvalLog], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(
+        "medsp/seen-nothing:\n  input: 2.0\n  output: 10.0\n  input_cache_read: 1.0\n"
+        "  input_cache_write: 2.0\n",
+        encoding="utf-8",
+    )
+    code = estimate_main(
+        ["medsp_contamination", "-T", "benchmark=medsp_demo", "--model", NOTHING,
+         "--model-cost-config", str(prices)]
+    )  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    total = next(line for line in printed.splitlines() if line.startswith("total"))
+    calls, input_tokens, output_tokens, dollars = total.split()[1:]
+    usage = probed[NOTHING].stats.model_usage[NOTHING]
+    ran = sum(
+        len([e for e in s.events if e.event == "model"]) for s in probed[NOTHING].samples or []
+    )
+    assert int(calls) == ran == 42  # 14 calls a scenario: 7 questions and their controls
+    # the prompts are priced as sent (the scripts count tokens as the estimate does)
+    assert abs(int(input_tokens.replace(",", "")) - usage.input_tokens) <= 0.01 * usage.input_tokens
+    expected = int(input_tokens.replace(",", "")) * 2 + int(output_tokens.replace(",", "")) * 10
+    assert float(dollars) == pytest.approx(expected / 1e6, abs=0.006)
+    assert estimate_main(["medsp_contamination", "-T", "probes=recital"]) == 2
+    assert "recital is not a probe" in capsys.readouterr().err

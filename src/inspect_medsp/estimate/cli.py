@@ -21,6 +21,7 @@ from inspect_medsp.estimate.model import (
     estimate_records,
 )
 from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
+from inspect_medsp.estimate.probe_bill import is_probe_task, probe_estimate
 from inspect_medsp.estimate.selection import TASKS, Selection, from_rubrics, from_task
 from inspect_medsp.tokens import CHARS_PER_TOKEN
 
@@ -44,7 +45,10 @@ def parser() -> Parser:
             "before running it."
         ),
     )
-    p.add_argument("task", help=f"one of {', '.join(TASKS)} (optionally inspect_medsp/...)")
+    p.add_argument(
+        "task",
+        help=f"one of {', '.join(TASKS)} or medsp_contamination (optionally inspect_medsp/...)",
+    )
     p.add_argument(
         "-T",
         dest="task_args",
@@ -128,8 +132,7 @@ def role_models(selection: Selection, model: str | None, roles: dict[str, str]) 
     unknown = set(roles) - {"patient", "environment", "grader", "auditor"}
     if unknown:
         raise PrerequisiteError(
-            f"--model-role {sorted(unknown)[0]}: roles are patient, environment, grader and "
-            "auditor"
+            f"--model-role {sorted(unknown)[0]}: roles are patient, environment, grader and auditor"
         )
     clinician = model or "(unset)"
     grader = roles.get("grader", selection.judge)
@@ -248,6 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.reply_scale <= 0:
             raise PrerequisiteError(f"--reply-scale {args.reply_scale}: use a number above 0")
         probes = probe_names(args.probes)
+        if is_probe_task(args.task):  # the contamination probe: its own calls, one model
+            with contextlib.suppress(BrokenPipeError):
+                print(probe_estimate(task_args, args.model, prices))
+            return 0
         build = from_rubrics if args.assume_packets == "demo" else from_task
         selection = build(args.task, task_args)
         models = role_models(selection, args.model, roles)
