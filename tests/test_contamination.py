@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, resolve_sample_attachments
+from inspect_ai.log import EvalLog, resolve_sample_attachments, write_eval_log
 
 import inspect_medsp.measures
 from inspect_medsp.cases.write import new_case
@@ -27,6 +27,7 @@ from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.estimate.cli import main as estimate_main
+from inspect_medsp.full_report import write_report
 from inspect_medsp.record.result import result_of
 from inspect_medsp.record.vocabulary import normalise
 from inspect_medsp.scripted import personas
@@ -296,7 +297,10 @@ def test_the_report_finds_a_planted_difference_with_its_sign(planted: float) -> 
     other = run("openai/model-b", {sid: 0.5 for sid in ids})
     found = model_recall(
         [("probe.eval", "openai/model-a", [recall(sid, recalled[sid]) for sid in ids])],
-        [("model-a", "openai/model-a", [benchmark]), ("model-b", "openai/model-b", [other])],
+        [
+            ("model-a", "openai/model-a", benchmark.samples),
+            ("model-b", "openai/model-b", other.samples),
+        ],
     )
     [model] = found
     assert model.flagged and model.share("checklist") == (20, 60)
@@ -341,3 +345,38 @@ def test_the_estimate_prices_the_calls_the_probe_makes(
     assert float(dollars) == pytest.approx(expected / 1e6, abs=0.006)
     assert estimate_main(["medsp_contamination", "-T", "probes=recital"]) == 2
     assert "recital is not a probe" in capsys.readouterr().err
+
+
+def test_the_report_shows_the_section_and_flags_the_leaderboard_row(tmp_path: Path) -> None:
+    """A synthetic pair: the scripted demo's benchmark run, and probe logs of the same model
+    name (the two scripts' logs relabelled), which recall two of its three scenarios."""
+    [bench] = eval(
+        medsp_demo(judge="medsp/scripted"),
+        model="medsp/scripted",
+        log_dir=str(tmp_path / "bench"),
+        display="none",
+    )
+    assert bench.status == "success", bench.error
+    recalled = probe(EVERYTHING, tmp_path / "probe", scenarios="demo_anaphylaxis/*,demo_bad_news/*")
+    rest = probe(NOTHING, tmp_path / "probe", scenarios="demo_peds_asthma/*")
+    for log in (recalled, rest):
+        log.eval.model = "medsp/scripted"
+        write_eval_log(log, log.location)
+    done = write_report([tmp_path / "bench", tmp_path / "probe"], tmp_path / "report")
+    assert done.analysis is not None
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    section = text[text.index("## Has the model seen these cases?") :]
+    assert (
+        "| medsp/scripted | ⚠ recall above control | 2/3 (67%) | 2/3 (67%) | 2/3 (67%) |" in section
+    )
+    assert "- demo_anaphylaxis/scenario1: 5 probes above the control" in section
+    assert "on the 2 recalled scenarios against" in section and "on the other 1" in section
+    assert "(no interval: fewer than 6 cases on one side)" in section  # 3 cases in all
+    leaderboard = text[text.index("## Leaderboard") : text.index("## Has the model")]
+    [row] = [line for line in leaderboard.splitlines() if line.startswith("| 1 |")]
+    assert row.split(" | ")[1] == "medsp/scripted ⚠ recalls cases above the control"
+    # a report of the benchmark run alone has neither
+    alone = write_report([tmp_path / "bench"], tmp_path / "alone")
+    assert alone.analysis is not None
+    plain = (tmp_path / "alone" / "report.md").read_text(encoding="utf-8")
+    assert "Has the model seen" not in plain and "recalls cases" not in plain

@@ -5,7 +5,7 @@ re-score is labelled. It has no ``-T`` switch: it runs as its own task
 from __future__ import annotations
 
 from inspect_medsp.contamination.probes import PROBE_NAMES
-from inspect_medsp.contamination.report import CONTAMINATION_SECTION
+from inspect_medsp.contamination.report import CONTAMINATION_SECTION, leaderboard_marks
 from inspect_medsp.contamination.result import CONTAMINATION_SCORER, Contamination
 from inspect_medsp.contamination.scorer import SHARE_KEY, medsp_contamination_probe
 from inspect_medsp.measure import Capability, Column
@@ -28,6 +28,7 @@ CONTAMINATION = Capability(
     result=Contamination,
     rescore="Re-probe contamination",
     sections=(CONTAMINATION_SECTION,),
+    leaderboard_marks=leaderboard_marks,
 )
 """The contamination probe: its own task; its section of ``medsp-report`` reads its logs
 beside the benchmark's. No headline in a benchmark run's grid (it never scores one)."""

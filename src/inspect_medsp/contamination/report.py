@@ -5,13 +5,15 @@ and, per model probed: the share of scenarios above the control on each probe, t
 most clearly recalled, and, for each leaderboard row of the same model, whether its benchmark
 completion is higher on the recalled scenarios than on the rest (a difference of means with
 a 95% interval from a case-cluster bootstrap within each stratum, the report's own
-resampling).
+resampling, given when each stratum has ``MIN_CASES`` cases, as the leaderboard's).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from inspect_ai.log import read_eval_log
@@ -19,10 +21,11 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.contamination.probes import PROBE_NAMES
 from inspect_medsp.contamination.result import Contamination
-from inspect_medsp.record.read import MedspRun
+from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.result import result_of, unscored_of
 from inspect_medsp.report.findings import Analysis
 from inspect_medsp.report.section import Page, Section
+from inspect_medsp.scoring.clustered import MIN_CASES
 from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
 
 TASK_METADATA = "medsp_contamination"
@@ -57,6 +60,8 @@ class RecallComparison(BaseModel):
     difference: float
     """Recalled minus rest."""
     interval: tuple[float, float] | None = None
+    """The 95% interval of the difference (None: a stratum has fewer than ``MIN_CASES``
+    cases, too few for an interval that keeps its promise)."""
 
 
 class ModelRecall(BaseModel):
@@ -94,7 +99,14 @@ class ModelRecall(BaseModel):
 
 def read_probe_log(path: str) -> tuple[str, list[ProbedScenario]] | None:
     """The model probed and its scenarios, from one of the probe's logs; None for a log of
-    another task."""
+    another task (read once per version of the file)."""
+    file = Path(path)
+    stamp = file.stat().st_mtime_ns if file.is_file() else 0
+    return _read_probe_log(path, stamp)
+
+
+@lru_cache(maxsize=256)
+def _read_probe_log(path: str, stamp: int) -> tuple[str, list[ProbedScenario]] | None:
     header = read_eval_log(path, header_only=True)
     if TASK_METADATA not in (header.eval.metadata or {}):
         return None
@@ -113,29 +125,28 @@ def read_probe_log(path: str) -> tuple[str, list[ProbedScenario]] | None:
     return header.eval.model, found
 
 
-def _completion(run_samples: Sequence[MedspRun]) -> dict[str, tuple[str, float]]:
+def _completion(samples: Sequence[MedspSample]) -> dict[str, tuple[str, float]]:
     """Each scored scenario's completion (its epochs averaged) and its case."""
     values: dict[str, list[float]] = defaultdict(list)
     cases: dict[str, str] = {}
-    for run in run_samples:
-        for sample in run.samples:
-            value = sample.score.value if sample.score is not None else None
-            if value is None or not sample.scored:
-                continue
-            values[sample.id].append(float(value.overall))
-            cases[sample.id] = sample.case_id
+    for sample in samples:
+        value = sample.score.value if sample.score is not None else None
+        if value is None or not sample.scored:
+            continue
+        values[sample.id].append(float(value.overall))
+        cases[sample.id] = sample.case_id
     return {sid: (cases[sid], sum(v) / len(v)) for sid, v in values.items()}
 
 
 def compare(
-    group: str, runs: Sequence[MedspRun], scenarios: Sequence[ProbedScenario]
+    group: str, samples: Sequence[MedspSample], scenarios: Sequence[ProbedScenario]
 ) -> RecallComparison | None:
     """``group``'s completion on the recalled scenarios minus the rest's, over the scenarios
     both probed and scored; None when either stratum is empty.
 
     The interval resamples cases with replacement within each stratum (recalled, rest), the
     report's cluster bootstrap, and takes the 95% percentile interval of the difference."""
-    completion = _completion(runs)
+    completion = _completion(samples)
     probed = {s.id: s.recalled for s in scenarios if s.result is not None}
     both = sorted(set(completion) & set(probed))
     strata = {
@@ -145,6 +156,16 @@ def compare(
     if not strata[True] or not strata[False]:
         return None
     means = {flag: float(np.mean([v for _, v in rows])) for flag, rows in strata.items()}
+    comparison = RecallComparison(
+        group=group,
+        recalled=len(strata[True]),
+        rest=len(strata[False]),
+        recalled_mean=means[True],
+        rest_mean=means[False],
+        difference=means[True] - means[False],
+    )
+    if min(len({c for c, _ in rows}) for rows in strata.values()) < MIN_CASES:
+        return comparison
     draws = []
     for seed, flag in enumerate((True, False)):
         rows = strata[flag]
@@ -153,24 +174,18 @@ def compare(
         )
         draws.append(sums[:, 0] / sums[:, 1])
     interval = percentile_interval(draws[0] - draws[1])
-    return RecallComparison(
-        group=group,
-        recalled=len(strata[True]),
-        rest=len(strata[False]),
-        recalled_mean=means[True],
-        rest_mean=means[False],
-        difference=means[True] - means[False],
-        interval=None if np.isnan(interval[0]) else interval,
-    )
+    if np.isnan(interval[0]):
+        return comparison
+    return comparison.model_copy(update={"interval": interval})
 
 
 def model_recall(
     probed: Sequence[tuple[str, str, list[ProbedScenario]]],
-    groups: Sequence[tuple[str, str, Sequence[MedspRun]]],
+    groups: Sequence[tuple[str, str, Sequence[MedspSample]]],
 ) -> list[ModelRecall]:
     """Per model probed (``(log, model, scenarios)``; a scenario probed twice keeps its newest
     result), its recall, and the comparison for each leaderboard row of the same model
-    (``(label, clinician, runs)``)."""
+    (``(label, clinician, samples)``)."""
     by_model: dict[str, dict[str, ProbedScenario]] = defaultdict(dict)
     logs: dict[str, list[str]] = defaultdict(list)
     for path, model, scenarios in probed:
@@ -182,8 +197,8 @@ def model_recall(
         listed = sorted(newest.values(), key=lambda s: s.id)
         comparisons = [
             c
-            for label, clinician, runs in groups
-            if clinician == model and (c := compare(label, runs, listed)) is not None
+            for label, clinician, samples in groups
+            if clinician == model and (c := compare(label, samples, listed)) is not None
         ]
         found.append(
             ModelRecall(model=model, logs=logs[model], scenarios=listed, comparisons=comparisons)
@@ -207,11 +222,28 @@ def _probe_logs(analysis: Analysis) -> list[tuple[str, str, list[ProbedScenario]
 
 def recall_of(analysis: Analysis) -> list[ModelRecall]:
     """The section's findings for a report's analysis."""
-    groups = [
-        (g.label, g.clinician, [r for r in analysis.runs if r.path in g.runs])
-        for g in analysis.groups
-    ]
+    groups = [(g.label, g.clinician, g.samples) for g in analysis.groups]
     return model_recall(_probe_logs(analysis), groups)
+
+
+PROBE_LABELS = {
+    "continuation_patient": "Patient script",
+    "continuation_environment": "Environment materials",
+    "continuation_marking": "Marking guide",
+    "checklist": "Checklist",
+    "slot": "Masked values",
+}
+"""The section's column of each probe."""
+
+FLAG = "⚠ recalls cases above the control"
+"""The mark after a leaderboard row's clinician whose model the probe flagged."""
+
+
+def leaderboard_marks(analysis: Analysis) -> Mapping[str, str]:
+    """The leaderboard rows (group labels) whose clinician the probe flagged, with the
+    mark."""
+    flagged = {m.model for m in model_recall(_probe_logs(analysis), []) if m.flagged}
+    return {g.label: FLAG for g in analysis.groups if g.clinician in flagged}
 
 
 def _pct(n: int, of: int) -> str:
@@ -229,10 +261,12 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
         "beside a control asked the same way on the case with its content words shuffled "
         "(text no one has written). A share is of the scenarios probed that are above the "
         "control by the probe's margins. Absence of recall is not proof that the model was "
-        "not trained on the cases.",
+        "not trained on the cases. The probe's logs are read here (the inputs above list "
+        "them as not benchmark runs); a leaderboard row whose model recalls a case above the "
+        f"control is marked {FLAG}.",
         "",
     ]
-    header = ["Model", "Flag", *PROBE_NAMES]
+    header = ["Model", "Flag", *(PROBE_LABELS[p] for p in PROBE_NAMES)]
     rows = [
         [
             m.model,
@@ -262,7 +296,7 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
             ci = (
                 f" (95% CI {c.interval[0]:+.1%} to {c.interval[1]:+.1%})"
                 if c.interval is not None
-                else ""
+                else f" (no interval: fewer than {MIN_CASES} cases on one side)"
             )
             out.append(
                 f"- Leaderboard row {c.group}: macro completion {c.recalled_mean:.1%} on the "

@@ -67,6 +67,8 @@ class Capability:
             and whether the response cache is on.
         eval_roles: The model roles it binds in the eval under the switch, from the roles
             the task binds already (``auditor``: the run's grader).
+        leaderboard_marks: A short mark after the clinician of some leaderboard rows of
+            ``medsp-report``, from the report's analysis (group label → mark), if any.
     """
 
     name: str
@@ -81,6 +83,9 @@ class Capability:
     switch: str | None = None
     in_eval: Callable[[str, bool], Scorer] | None = field(default=None, compare=False)
     eval_roles: Callable[[dict[str, Model]], dict[str, Model]] | None = field(
+        default=None, compare=False
+    )
+    leaderboard_marks: Callable[[Any], Mapping[str, str]] | None = field(
         default=None, compare=False
     )
 
