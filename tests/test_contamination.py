@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, resolve_sample_attachments, write_eval_log
+from inspect_ai.log import EvalLog, read_eval_log, resolve_sample_attachments, write_eval_log
 
 import inspect_medsp.measures
 from inspect_medsp.cases.write import new_case
@@ -211,6 +211,7 @@ def test_the_probe_runs_nothing_into_a_benchmark_run_s_grid() -> None:
         ({"probes": "continuation,recital"}, "probes: recital is not a probe"),
         ({"item_share": 1.5}, "item_share=1.5 is not accepted"),
         ({"run_margin": 0}, "run_margin=0 is not accepted"),
+        ({"run_margin": 50}, "run_margin=50 is not accepted: it is longer than following_words"),
         ({"slot_margin": -0.1}, "slot_margin=-0.1 is not accepted"),
         ({"benchmark": "medsp10"}, "benchmark='medsp10' is not accepted"),
     ],
@@ -380,3 +381,38 @@ def test_the_report_shows_the_section_and_flags_the_leaderboard_row(tmp_path: Pa
     assert alone.analysis is not None
     plain = (tmp_path / "alone" / "report.md").read_text(encoding="utf-8")
     assert "Has the model seen" not in plain and "recalls cases" not in plain
+
+
+def test_a_re_score_with_stricter_thresholds_is_numbered_and_refuses_other_logs(
+    probed: dict[str, EvalLog], tmp_path: Path
+) -> None:
+    log = read_eval_log(probed[EVERYTHING].location)
+    copy = tmp_path / "probe.eval"
+    write_eval_log(log, str(copy))
+    done = inspect_cli(
+        "score", str(copy), "--scorer", f"inspect_medsp/{SCORER}", "-S", "run_margin=41",
+        "-S", "slot_margin=1.0", "--action", "append", "--overwrite", "--display", "none",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    again = read_eval_log(str(copy))
+    sample = (again.samples or [])[0]
+    # no continuation can beat its control by 41 of its 40 words; 3 of 3 slots still beat 0
+    assert sample.scores[f"{SCORER}1"].value == {  # type: ignore[index]
+        "recalled_1": 0.4,
+        "continuation_patient_1": 0.0,
+        "continuation_environment_1": 0.0,
+        "continuation_marking_1": 0.0,
+        "checklist_1": 1.0,
+        "slot_1": 1.0,
+    }
+    rescored = next(s for s in again.results.scores if s.name == f"{SCORER}1")  # type: ignore[union-attr]
+    assert rescored.metrics["recalled"].value == pytest.approx(0.4)
+    # the probe's log is not a benchmark log: the rubric refuses it in one line
+    other = tmp_path / "other.eval"
+    write_eval_log(read_eval_log(log.location), str(other))
+    refused = inspect_cli(
+        "score", str(other), "--scorer", "inspect_medsp/medsp_rubric", "--action", "append",
+        "--overwrite", "--display", "none",
+    )  # fmt: skip
+    said = " ".join((refused.stdout + refused.stderr).split())
+    assert refused.returncode != 0 and "not of a MedSP task" in said and "Traceback" not in said

@@ -20,7 +20,7 @@ from inspect_ai.log import read_eval_log
 from pydantic import BaseModel, Field
 
 from inspect_medsp.contamination.probes import PROBE_NAMES
-from inspect_medsp.contamination.result import Contamination
+from inspect_medsp.contamination.result import TASK_KEY, Contamination
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.result import result_of, unscored_of
 from inspect_medsp.report.findings import Analysis
@@ -28,8 +28,8 @@ from inspect_medsp.report.section import Page, Section
 from inspect_medsp.scoring.clustered import MIN_CASES
 from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
 
-TASK_METADATA = "medsp_contamination"
-"""The task metadata key that marks a probe's log (``contamination.task``)."""
+TASK_METADATA = TASK_KEY
+"""Task metadata key: the settings, the prompts' hash and the dataset probed."""
 
 TOP = 5
 """Scenarios listed as the most clearly recalled, per model."""

@@ -10,6 +10,9 @@ from pydantic import BaseModel, Field
 from inspect_medsp.contamination.settings import ProbeKind
 from inspect_medsp.record.result import ScorerResult
 
+TASK_KEY = "medsp_contamination"
+"""The task's name, and its metadata key that marks a log of the probe."""
+
 CONTAMINATION_SCORER = "medsp_contamination_probe"
 """The scorer's name (its key in ``sample.scores``)."""
 

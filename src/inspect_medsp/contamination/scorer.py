@@ -11,12 +11,13 @@ from inspect_ai.solver import TaskState
 
 from inspect_medsp.contamination.measures import outcome
 from inspect_medsp.contamination.probes import PROBE_NAMES, ProbePair
-from inspect_medsp.contamination.result import CONTAMINATION_SCORER, Contamination
+from inspect_medsp.contamination.result import CONTAMINATION_SCORER, TASK_KEY, Contamination
 from inspect_medsp.contamination.settings import ACCEPTED, ProbeSettings
 from inspect_medsp.contamination.solver import STORE_KEY
 from inspect_medsp.measure import Kit
+from inspect_medsp.record.numbering import unnumbered
 
-KIT = Kit(CONTAMINATION_SCORER, verb="probed")
+KIT = Kit(CONTAMINATION_SCORER, verb="probed", task_key=TASK_KEY)
 """The scorer's checks, reading and unscored score."""
 
 SHARE_KEY = "recalled"
@@ -57,10 +58,15 @@ def explanation(result: Contamination) -> str:
 @metric
 def above_control() -> Metric:
     """Per probe, the share of scenarios probed that are above the control; and the mean
-    share of each scenario's probes above it (``recalled``)."""
+    share of each scenario's probes above it (``recalled``); a re-score's numbered keys read
+    as the first score's."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = [s.score.value for s in scores if isinstance(s.score.value, Mapping)]
+        values = [
+            unnumbered(s.score.value, VALUE_KEYS)
+            for s in scores
+            if isinstance(s.score.value, Mapping)
+        ]
         out: dict[str, float] = {}
         for key in VALUE_KEYS:
             found = [float(x) for v in values if isinstance(x := v.get(key), int | float)]

@@ -15,7 +15,6 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
-    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -110,12 +109,6 @@ class ProbeSettings(BaseModel):
         "count.",
     )
 
-    @model_validator(mode="after")
-    def _run_fits(self) -> ProbeSettings:
-        if self.run_margin > self.following_words:
-            raise ValueError("run_margin is longer than following_words")
-        return self
-
 
 def _split(value: Any) -> Any:
     if isinstance(value, str):
@@ -138,14 +131,21 @@ def checked(**values: Any) -> ProbeSettings:
                 f"task parameter probes: {named} is not a probe; probes takes {ACCEPTED['probes']}"
             )
     try:
-        return ProbeSettings.model_validate(values)
+        settings = ProbeSettings.model_validate(values)
     except ValidationError as err:
         lines = []
         for error in err.errors():
-            name = str(error["loc"][0]) if error["loc"] else "run_margin"
+            name = str(error["loc"][0])
             given = values.get(name)
             lines.append(
                 f"task parameter {name}={given!r} is not accepted: {name} takes "
                 f"{ACCEPTED.get(name, 'another value')}"
             )
         raise MedSPParameterError("; ".join(dict.fromkeys(lines))) from None
+    if settings.run_margin > settings.following_words:
+        raise MedSPParameterError(
+            f"task parameter run_margin={settings.run_margin} is not accepted: it is longer "
+            f"than following_words={settings.following_words}, so no continuation could pass; "
+            "lower run_margin or raise following_words"
+        )
+    return settings

@@ -14,6 +14,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import PROMPTS, build_probes, title_of
+from inspect_medsp.contamination.result import TASK_KEY
 from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_probe
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
 from inspect_medsp.contamination.settings import ProbeSettings, checked
@@ -23,7 +24,7 @@ from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.measure import medsp_viewer
 
-TASK_METADATA = "medsp_contamination"
+TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""
 
 VERSION = "1-A"
