@@ -416,3 +416,21 @@ def test_a_re_score_with_stricter_thresholds_is_numbered_and_refuses_other_logs(
     )  # fmt: skip
     said = " ".join((refused.stdout + refused.stderr).split())
     assert refused.returncode != 0 and "not of a MedSP task" in said and "Traceback" not in said
+
+
+def test_a_scenario_with_nothing_to_probe_is_kept_and_says_why(tmp_path: Path) -> None:
+    folder = short_case_set(tmp_path)
+    new_case(folder / "full_case")
+    [log] = eval(
+        medsp_contamination(cases=str(folder), probes="continuation,slot"),
+        model=NOTHING,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    scores = {str(s.id): (s.scores or {})[SCORER] for s in log.samples or []}
+    assert set(scores) == {"short_case/scenario1", "full_case/scenario1"}
+    short = scores["short_case/scenario1"]
+    assert short.metadata is not None and short.metadata["unscored"] == "nothing_to_probe"
+    assert "fewer than 70 words" in str(short.metadata["unscored_why"])
+    assert isinstance(scores["full_case/scenario1"].value, dict)

@@ -19,7 +19,7 @@ from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_p
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
 from inspect_medsp.contamination.settings import ProbeSettings, checked
 from inspect_medsp.contamination.solver import ask_probes
-from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.dataset import METADATA_KEY, logger
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.measure import medsp_viewer
@@ -60,20 +60,18 @@ def probe_sample(record: SampleRecord) -> Sample:
 def probed_samples(
     records: list[SampleRecord], settings: ProbeSettings, where: str
 ) -> list[Sample]:
-    """The samples of the scenarios that have at least one probe.
+    """One sample per scenario; a scenario with no probe is kept (its score says why it was
+    not probed), and a warning line names it.
 
     Raises:
         MedSPDataError: No scenario has any text to probe.
     """
-    samples: list[Sample] = []
     reasons: dict[str, str] = {}
     for record in records:
         pairs, missing = build_probes(record, settings)
-        if pairs:
-            samples.append(probe_sample(record))
-        else:
+        if not pairs:
             reasons[record.id] = "; ".join(f"{k}: {v}" for k, v in missing.items())
-    if not samples:
+    if len(reasons) == len(records):
         first = next(iter(reasons.items()), ("(none)", "no scenario selected"))
         raise MedSPDataError(
             f"{where}: no scenario has text to probe ({len(reasons)} scenarios; "
@@ -81,7 +79,12 @@ def probed_samples(
             "materials and marking guides of at least opening_words + following_words "
             "words, or lower those"
         )
-    return samples
+    if reasons:
+        listed = ", ".join(f"{sid} [{why}]" for sid, why in reasons.items())
+        logger.warning(
+            f"medsp_contamination: {len(reasons)} scenario(s) have nothing to probe: {listed}"
+        )
+    return [probe_sample(record) for record in records]
 
 
 def _scenarios(value: str | list[str] | None) -> list[str] | None:
