@@ -434,3 +434,24 @@ def test_a_scenario_with_nothing_to_probe_is_kept_and_says_why(tmp_path: Path) -
     assert short.metadata is not None and short.metadata["unscored"] == "nothing_to_probe"
     assert "fewer than 70 words" in str(short.metadata["unscored_why"])
     assert isinstance(scores["full_case/scenario1"].value, dict)
+
+
+@pytest.mark.parametrize(("model", "above"), [(EVERYTHING, True), (NOTHING, False)])
+def test_the_user_s_unpublished_cases_can_be_the_control(
+    model: str, above: bool, tmp_path: Path
+) -> None:
+    unpublished = tmp_path / "unpublished"
+    new_case(unpublished / "never_published")
+    log = probe(model, tmp_path / "logs", control_cases=str(unpublished))
+    for sid, result in results(log).items():
+        assert result.control == "never_published/scenario1", sid
+        got = numbers(result)
+        assert list(got) == list(PROBE_NAMES), (sid, result.not_probed)
+        assert all(flag is above for _, _, flag in got.values()), (sid, got)
+        # nobody has seen the unpublished case: its probes score as the shuffled text did
+        assert got["checklist"][1] == 0.0 and got["slot"][1] == 0.0, (sid, got)
+        assert all(got[name][1] <= 2 for name in PROBE_NAMES[:3]), (sid, got)
+    # the control's prompts are the unpublished case's, under the scenario's own source
+    sample = (log.samples or [])[0]
+    sent = " ".join(sent_prompts(log)[str(sample.id)])
+    assert "Fever and cough in a 71-year-old woman" in sent

@@ -5,14 +5,17 @@ The probes ask about the material the clinician never sees in the benchmark: the
 script, the environment materials, the marking guide and the checklist. A control is the
 same probe built from the case with its content words shuffled within the case
 (:func:`~inspect_medsp.contamination.text.shuffled`): text no one has written, so no model
-can have seen it, asked and measured in exactly the same way.
+can have seen it, asked and measured in exactly the same way; or, when the user gives cases
+of their own that were never published, the same probe asked of one of those.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,6 +39,20 @@ MASK = "[?]"
 
 SLOT_CONTEXT = 25
 """Words shown on each side of a masked value."""
+
+CONTROL_KEY = "medsp_contamination_control"
+"""Sample metadata key holding the unpublished case (a ``SampleRecord``) whose probes are the
+scenario's control, when the user gave such cases."""
+
+SHUFFLED = "shuffled"
+"""The control's name when it is the case's own text shuffled."""
+
+
+def unpublished_of(metadata: Mapping[str, Any] | None) -> SampleRecord | None:
+    """The unpublished control case a sample's metadata holds, if any."""
+    stored = (metadata or {}).get(CONTROL_KEY)
+    return SampleRecord.model_validate(stored) if stored is not None else None
+
 
 PARTS: dict[str, tuple[str, str]] = {
     "patient": ("sp_actor", "patient script"),
@@ -213,45 +230,52 @@ def _slot(case: CaseText, part: str, index: int, source: str) -> Asked:
 
 
 def build_probes(
-    record: SampleRecord, settings: ProbeSettings
+    record: SampleRecord, settings: ProbeSettings, unpublished: SampleRecord | None = None
 ) -> tuple[list[ProbePair], dict[str, str]]:
     """The probes of ``record``'s scenario with their controls, and the probes it cannot
-    have with why (a passage too short, no checklist, no number to mask)."""
+    have with why (a passage too short, no checklist, no number to mask).
+
+    The control is the case with its content words shuffled, or, given ``unpublished`` (a
+    case of the user's own that was never published), the same probe asked of that case:
+    its own title and texts, under the scenario's source, so the two read alike."""
     true = case_text(record)
-    control = control_text(true, f"medsp-contamination:{record.id}")
+    if unpublished is None:
+        control = control_text(true, f"medsp-contamination:{record.id}")
+        lacks = "its shuffled copy"
+    else:
+        control = case_text(unpublished)
+        lacks = f"the unpublished control case {unpublished.id}"
     source = source_of(record)
+    passage = settings.opening_words + settings.following_words
     pairs: list[ProbePair] = []
     missing: dict[str, str] = {}
     if "continuation" in settings.probes:
         for part in PARTS:
             name = f"continuation_{part}"
             probe = _continuation(true, part, source, settings)
-            shuffled = _continuation(control, part, source, settings)
-            if probe is None or shuffled is None:
-                missing[name] = (
-                    f"its {PARTS[part][1]} has fewer than "
-                    f"{settings.opening_words + settings.following_words} words"
-                )
+            other = _continuation(control, part, source, settings)
+            if probe is None or other is None:
+                whose = "its" if probe is None else f"{lacks}'s"
+                missing[name] = f"{whose} {PARTS[part][1]} has fewer than {passage} words"
                 continue
-            pairs.append(
-                ProbePair(name=name, kind="continuation", probe=[probe], control=[shuffled])
-            )
+            pairs.append(ProbePair(name=name, kind="continuation", probe=[probe], control=[other]))
     if "checklist" in settings.probes:
         probe = _checklist(true, source)
-        shuffled = _checklist(control, source)
-        if probe is None or shuffled is None:
-            missing["checklist"] = "its rubric has no items"
+        other = _checklist(control, source)
+        if probe is None or other is None:
+            whose = "its" if probe is None else f"{lacks}'s"
+            missing["checklist"] = f"{whose} rubric has no items"
         else:
             pairs.append(
-                ProbePair(name="checklist", kind="checklist", probe=[probe], control=[shuffled])
+                ProbePair(name="checklist", kind="checklist", probe=[probe], control=[other])
             )
     if "slot" in settings.probes:
-        places = slot_places(
-            true, settings.slots, settings.opening_words + settings.following_words
-        )
-        if not places:
+        places = slot_places(true, settings.slots, passage)
+        others = places if unpublished is None else slot_places(control, settings.slots, passage)
+        if not places or not others:
+            whose = "its" if not places else f"{lacks}'s"
             missing["slot"] = (
-                "no number occurs once in its patient script or environment materials "
+                f"no number occurs once in {whose} patient script or environment materials "
                 "beyond the continued passages"
             )
         else:
@@ -260,7 +284,7 @@ def build_probes(
                     name="slot",
                     kind="slot",
                     probe=[_slot(true, p, i, source) for p, i in places],
-                    control=[_slot(control, p, i, source) for p, i in places],
+                    control=[_slot(control, p, i, source) for p, i in others],
                 )
             )
     return pairs, missing

@@ -51,6 +51,9 @@ class Contamination(ScorerResult):
 
     outcomes: list[ProbeOutcome] = Field(default_factory=list)
     """Each probe run on the scenario, in the order of ``probes.PROBE_NAMES``."""
+    control: str = "shuffled"
+    """The control: ``shuffled`` (the case's content words shuffled within it) or the id of
+    the user's unpublished case asked the same way."""
     not_probed: dict[str, str] = Field(default_factory=dict)
     """Probes this scenario could not have, with why (counted as not probed, never as
     "not recalled")."""

@@ -10,7 +10,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from inspect_medsp.contamination.measures import outcome
-from inspect_medsp.contamination.probes import PROBE_NAMES, ProbePair
+from inspect_medsp.contamination.probes import PROBE_NAMES, SHUFFLED, ProbePair
 from inspect_medsp.contamination.result import CONTAMINATION_SCORER, TASK_KEY, Contamination
 from inspect_medsp.contamination.settings import ACCEPTED, ProbeSettings
 from inspect_medsp.contamination.solver import STORE_KEY
@@ -52,6 +52,7 @@ def explanation(result: Contamination) -> str:
         mark = "above the control" if o.above else "not above"
         lines.append(f"- {o.name}: {mark}; {o.shown}")
     lines += [f"- {name}: not probed ({why})" for name, why in result.not_probed.items()]
+    lines.append(f"\nControl: {result.control}")
     return "\n".join(lines)
 
 
@@ -78,10 +79,12 @@ def above_control() -> Metric:
 
 
 def measured(
-    pairs: Sequence[ProbePair], missing: Mapping[str, str], s: ProbeSettings
+    pairs: Sequence[ProbePair], missing: Mapping[str, str], s: ProbeSettings, control: str
 ) -> Contamination:
     """The scenario's result from its asked probes."""
-    return Contamination(outcomes=[outcome(p, s) for p in pairs], not_probed=dict(missing))
+    return Contamination(
+        outcomes=[outcome(p, s) for p in pairs], control=control, not_probed=dict(missing)
+    )
 
 
 @scorer(metrics=[above_control()])
@@ -124,7 +127,7 @@ def medsp_contamination_probe(
         if not pairs:
             why = "; ".join(f"{k}: {v}" for k, v in missing.items())
             return KIT.unscored("nothing_to_probe", why, {"not_probed": missing})
-        result = measured(pairs, missing, settings)
+        result = measured(pairs, missing, settings, str(stored.get("control", SHUFFLED)))
         return Score(
             value=KIT.numbered(contamination_value(result), read.number),
             answer=", ".join(result.recalled) or "none above the control",

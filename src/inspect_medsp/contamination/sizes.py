@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from inspect_medsp.contamination.probes import build_probes, system_prompt
+from inspect_medsp.contamination.probes import build_probes, system_prompt, unpublished_of
 from inspect_medsp.contamination.settings import ProbeSettings
 from inspect_medsp.contamination.task import TASK_METADATA, medsp_contamination
 from inspect_medsp.data.dataset import METADATA_KEY
@@ -38,9 +38,11 @@ class ProbeCalls(BaseModel):
     calls: list[ProbeCall]
 
 
-def _calls(record: SampleRecord, settings: ProbeSettings) -> Iterator[ProbeCall]:
+def _calls(
+    record: SampleRecord, settings: ProbeSettings, unpublished: SampleRecord | None
+) -> Iterator[ProbeCall]:
     system = len(system_prompt())
-    pairs, _ = build_probes(record, settings)
+    pairs, _ = build_probes(record, settings, unpublished)
     for pair in pairs:
         for asked in (*pair.probe, *pair.control):
             if pair.kind == "continuation":
@@ -68,7 +70,7 @@ def probe_calls(args: Mapping[str, Any]) -> ProbeCalls:
     for sample in task.dataset:
         record = SampleRecord.model_validate((sample.metadata or {})[METADATA_KEY])
         scenarios += 1
-        calls += _calls(record, settings)
+        calls += _calls(record, settings, unpublished_of(sample.metadata))
     return ProbeCalls(
         name=task.dataset.name or "medsp_contamination", scenarios=scenarios, calls=calls
     )

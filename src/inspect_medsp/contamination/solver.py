@@ -11,14 +11,21 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_medsp.contamination.probes import Asked, ProbePair, build_probes, system_prompt
+from inspect_medsp.contamination.probes import (
+    SHUFFLED,
+    Asked,
+    ProbePair,
+    build_probes,
+    system_prompt,
+    unpublished_of,
+)
 from inspect_medsp.contamination.settings import ProbeSettings
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 
 STORE_KEY = "medsp_contamination"
-"""Where a sample's store keeps its asked probes (``probes``) and those it could not have
-(``not_probed``)."""
+"""Where a sample's store keeps its asked probes (``probes``), those it could not have
+(``not_probed``) and its control (``control``)."""
 
 REPLY_TOKENS = 600
 """Enough for a continuation of 200 words or a checklist of thirty lines."""
@@ -36,7 +43,8 @@ def ask_probes(settings: ProbeSettings, cache: bool = False) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record = SampleRecord.model_validate(state.metadata[METADATA_KEY])
-        pairs, missing = build_probes(record, settings)
+        unpublished = unpublished_of(state.metadata)
+        pairs, missing = build_probes(record, settings, unpublished)
         model = get_model()
         config = GenerateConfig(temperature=0.0, max_tokens=REPLY_TOKENS)
 
@@ -51,7 +59,11 @@ def ask_probes(settings: ProbeSettings, cache: bool = False) -> Solver:
             answered.append(pair.model_copy(update={"probe": probe, "control": control}))
         state.store.set(
             STORE_KEY,
-            {"probes": [p.model_dump() for p in answered], "not_probed": missing},
+            {
+                "probes": [p.model_dump() for p in answered],
+                "not_probed": missing,
+                "control": unpublished.id if unpublished is not None else SHUFFLED,
+            },
         )
         recalled = ", ".join(p.name for p in answered)
         state.output.completion = f"asked {len(answered)} probes: {recalled}"

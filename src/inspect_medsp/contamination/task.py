@@ -5,6 +5,7 @@ scenario, each beside a control the model cannot have seen."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
 from importlib.resources import files
 from typing import Any
@@ -12,8 +13,9 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from inspect_medsp.cases.load import load_custom
 from inspect_medsp.contamination.capability import CONTAMINATION
-from inspect_medsp.contamination.probes import PROMPTS, build_probes, title_of
+from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
 from inspect_medsp.contamination.result import TASK_KEY
 from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_probe
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
@@ -42,9 +44,11 @@ def prompt_sha256() -> str:
     return digest.hexdigest()
 
 
-def probe_sample(record: SampleRecord) -> Sample:
-    """One scenario to probe: its record travels in the metadata, as in the benchmark."""
+def probe_sample(record: SampleRecord, unpublished: SampleRecord | None = None) -> Sample:
+    """One scenario to probe: its record travels in the metadata, as in the benchmark, with
+    the unpublished case that is its control, if any."""
     meta = record.scenario.metadata
+    control = {CONTROL_KEY: unpublished.model_dump()} if unpublished is not None else {}
     return Sample(
         id=record.id,
         input=f"Contamination probes of {title_of(record)} ({record.id})",
@@ -53,22 +57,30 @@ def probe_sample(record: SampleRecord) -> Sample:
             "scenario": record.scenario.scenario,
             "specialty": meta.get("specialty"),
             METADATA_KEY: record.model_dump(),
+            **control,
         },
     )
 
 
 def probed_samples(
-    records: list[SampleRecord], settings: ProbeSettings, where: str
+    records: list[SampleRecord],
+    settings: ProbeSettings,
+    where: str,
+    unpublished: Sequence[SampleRecord] = (),
 ) -> list[Sample]:
-    """One sample per scenario; a scenario with no probe is kept (its score says why it was
-    not probed), and a warning line names it.
+    """One sample per scenario, the ``unpublished`` cases (if any) taken in turn as their
+    controls; a scenario with no probe is kept (its score says why it was not probed), and a
+    warning line names it.
 
     Raises:
         MedSPDataError: No scenario has any text to probe.
     """
+    controls = [
+        unpublished[i % len(unpublished)] if unpublished else None for i in range(len(records))
+    ]
     reasons: dict[str, str] = {}
-    for record in records:
-        pairs, missing = build_probes(record, settings)
+    for record, control in zip(records, controls, strict=True):
+        pairs, missing = build_probes(record, settings, control)
         if not pairs:
             reasons[record.id] = "; ".join(f"{k}: {v}" for k, v in missing.items())
     if len(reasons) == len(records):
@@ -84,7 +96,7 @@ def probed_samples(
         logger.warning(
             f"medsp_contamination: {len(reasons)} scenario(s) have nothing to probe: {listed}"
         )
-    return [probe_sample(record) for record in records]
+    return [probe_sample(r, c) for r, c in zip(records, controls, strict=True)]
 
 
 def _scenarios(value: str | list[str] | None) -> list[str] | None:
@@ -119,6 +131,7 @@ def medsp_contamination(
     checklist_margin: float = 0.25,
     slots: int = 3,
     slot_margin: float = 0.5,
+    control_cases: str | None = None,
     cache: bool = False,
 ) -> Task:
     """Has the model (``--model``) seen the cases? Probes each scenario's patient script,
@@ -143,6 +156,9 @@ def medsp_contamination(
         checklist_margin: Share of items by which checklist recall must beat the control.
         slots: Values masked per scenario.
         slot_margin: Share of slots by which exact guesses must beat the control.
+        control_cases: Cases of your own that were never published (a folder, the case
+            format): each scenario's control is the same probes asked of one of them
+            (default: the scenario's own text with its content words shuffled).
         cache: Cache the replies with Inspect's response cache.
     """
     values: dict[str, Any] = {
@@ -164,7 +180,8 @@ def medsp_contamination(
         chosen, patterns, specialties, cases, data_dir, upstream_dir, data_revision
     )
     where = f"cases={cases}" if cases is not None else f"benchmark={benchmark}"
-    samples = probed_samples(records, settings, where)
+    unpublished = load_custom(control_cases)[0] if control_cases is not None else []
+    samples = probed_samples(records, settings, where, unpublished)
     thresholds = settings.model_dump(include=set(THRESHOLDS))
     own = replace(CONTAMINATION, headlines=HEADLINES)
     return Task(
@@ -178,6 +195,7 @@ def medsp_contamination(
                 "prompt_sha256": prompt_sha256(),
                 "dataset": name,
                 "cases": cases,
+                "control_cases": control_cases,
             }
         },
         version=VERSION,
