@@ -25,6 +25,7 @@ from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.result import result_of, unscored_of
 from inspect_medsp.report.findings import Analysis
 from inspect_medsp.report.section import Page, Section
+from inspect_medsp.report.text import esc, table
 from inspect_medsp.scoring.clustered import MIN_CASES
 from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
 
@@ -258,8 +259,9 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
         "From the contamination probe (`inspect_medsp/medsp_contamination`): each scenario's "
         "patient script, environment materials and marking guide continued from their "
         "opening words, its checklist listed from its title, and masked values guessed; each "
-        "beside a control asked the same way on the case with its content words shuffled "
-        "(text no one has written). A share is of the scenarios probed that are above the "
+        "beside a control asked the same way on text the model cannot have seen (the case "
+        "with its content words shuffled, or a case of your own never published, with "
+        "`-T control_cases=`). A share is of the scenarios probed that are above the "
         "control by the probe's margins. Absence of recall is not proof that the model was "
         "not trained on the cases. The probe's logs are read here (the inputs above list "
         "them as not benchmark runs); a leaderboard row whose model recalls a case above the "
@@ -269,28 +271,27 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
     header = ["Model", "Flag", *(PROBE_LABELS[p] for p in PROBE_NAMES)]
     rows = [
         [
-            m.model,
+            esc(m.model),
             "⚠ recall above control" if m.flagged else "none above control",
             *[_pct(*m.share(p)) for p in PROBE_NAMES],
         ]
         for m in found
     ]
-    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    out.append("")
+    out += table(header, rows)
     for m in found:
         unscored = [s for s in m.scenarios if s.result is None]
         if unscored:
             listed = ", ".join(f"{s.id} [{s.unscored or 'no result'}]" for s in unscored)
-            out += [f"- {m.model}: {len(unscored)} scenario(s) not probed: {listed}", ""]
+            out += [f"- {esc(m.model)}: {len(unscored)} scenario(s) not probed: {esc(listed)}", ""]
         top = m.most_recalled()
         if top:
-            out.append(f"Most clearly recalled by {m.model}:")
+            out.append(f"Most clearly recalled by {esc(m.model)}:")
             out.append("")
             for s in top:
                 assert s.result is not None
                 shown = "; ".join(f"{o.name}: {o.shown}" for o in s.result.outcomes if o.above)
-                out.append(f"- {s.id}: {len(s.result.recalled)} probes above the control ({shown})")
+                count = len(s.result.recalled)
+                out.append(f"- {esc(s.id)}: {count} probes above the control ({esc(shown)})")
             out.append("")
         for c in m.comparisons:
             ci = (
@@ -299,7 +300,7 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
                 else f" (no interval: fewer than {MIN_CASES} cases on one side)"
             )
             out.append(
-                f"- Leaderboard row {c.group}: macro completion {c.recalled_mean:.1%} on the "
+                f"- Leaderboard row {esc(c.group)}: macro completion {c.recalled_mean:.1%} on the "
                 f"{c.recalled} recalled scenarios against {c.rest_mean:.1%} on the other "
                 f"{c.rest}: a difference of {c.difference:+.1%}{ci}. A positive difference "
                 "means part of the score may be memory."
