@@ -132,7 +132,8 @@ def role_models(selection: Selection, model: str | None, roles: dict[str, str]) 
     unknown = set(roles) - {"patient", "environment", "grader", "auditor"}
     if unknown:
         raise PrerequisiteError(
-            f"--model-role {sorted(unknown)[0]}: roles are patient, environment, grader and auditor"
+            f"--model-role {sorted(unknown)[0]}: roles are patient, environment, grader and "
+            "auditor"
         )
     clinician = model or "(unset)"
     grader = roles.get("grader", selection.judge)

@@ -168,11 +168,9 @@ def _growing(
     """
     a = a or Assumptions()
     prompt_chars = calls * first + step * calls * (calls - 1) // 2
-    cached = (
-        sum(_cacheable(first + (t - 1) * step if t else shared, a) for t in range(calls))
-        if calls
-        else 0
-    )
+    cached = sum(
+        _cacheable(first + (t - 1) * step if t else shared, a) for t in range(calls)
+    ) if calls else 0
     return RoleEstimate(
         calls=calls,
         input_tokens=estimate_tokens(prompt_chars),
