@@ -41,9 +41,10 @@ def outcome(pair: ProbePair, settings: ProbeSettings) -> ProbeOutcome:
             run - control_run >= settings.run_margin
             and overlap - control_overlap >= settings.ngram_margin
         )
+        n = len(pair.probe[0].truth)
         shown = (
-            f"run {run:.0f} words (control {control_run:.0f}), {settings.ngram}-gram overlap "
-            f"{overlap:.2f} (control {control_overlap:.2f})"
+            f"{run:.0f} of {n} words in a row as written (control {control_run:.0f}), "
+            f"{settings.ngram}-gram overlap {overlap:.2f} (control {control_overlap:.2f})"
         )
         return ProbeOutcome(
             name=pair.name,

@@ -291,7 +291,8 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
                 assert s.result is not None
                 shown = "; ".join(f"{o.name}: {o.shown}" for o in s.result.outcomes if o.above)
                 count = len(s.result.recalled)
-                out.append(f"- {esc(s.id)}: {count} probes above the control ({esc(shown)})")
+                probes = "probe" if count == 1 else "probes"
+                out.append(f"- {esc(s.id)}: {count} {probes} above the control ({esc(shown)})")
             out.append("")
         for c in m.comparisons:
             ci = (
