@@ -6,6 +6,8 @@ they stay out of evals of other packages' tasks.
 """
 
 from inspect_medsp.audit.scorer import medsp_simulation_audit
+from inspect_medsp.contamination.scorer import medsp_contamination_probe
+from inspect_medsp.contamination.task import medsp_contamination
 from inspect_medsp.probes.scorer import medsp_grader_probe
 from inspect_medsp.providers import MedSPModels
 from inspect_medsp.scoring.epochs import epoch_mean
@@ -19,6 +21,8 @@ __all__ = [
     "epoch_mean",
     "medsp100",
     "medsp1000",
+    "medsp_contamination",
+    "medsp_contamination_probe",
     "medsp_custom",
     "medsp_demo",
     "medsp_grader_probe",

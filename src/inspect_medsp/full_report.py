@@ -5,7 +5,7 @@ registered capability's sections (``measures.capabilities()``) follow the core's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
@@ -27,7 +27,8 @@ from inspect_medsp.report.core_sections import (
     STRATEGY,
 )
 from inspect_medsp.report.findings import Analysis
-from inspect_medsp.report.section import Section
+from inspect_medsp.report.section import Page, Section
+from inspect_medsp.report.text import esc
 
 CORE: tuple[Section, ...] = (
     HEAD,
@@ -49,10 +50,41 @@ CORE: tuple[Section, ...] = (
 
 
 def registered_sections() -> tuple[Section, ...]:
-    """Every section of ``medsp-report``, in order: the core's, then each registered
-    capability's (as the registry lists them now)."""
-    measured = [s for c in capabilities() for s in c.sections if isinstance(s, Section)]
-    return (*CORE, *measured)
+    """Every section of ``medsp-report``, in order: the core's (the leaderboard with the
+    capabilities' marks), then each registered capability's (as the registry lists them
+    now)."""
+    registered = capabilities()
+    measured = [s for c in registered for s in c.sections if isinstance(s, Section)]
+    markers = [c.leaderboard_marks for c in registered if c.leaderboard_marks is not None]
+    core = tuple(marked(s, markers) if s is LEADERBOARD else s for s in CORE)
+    return (*core, *measured)
+
+
+def marked(
+    leaderboard: Section, markers: Sequence[Callable[[Analysis], Mapping[str, str]]]
+) -> Section:
+    """``leaderboard`` with each capability's mark after the clinician of the rows it
+    marks."""
+    if not markers:
+        return leaderboard
+
+    def text(page: Page) -> list[str]:
+        marks: dict[str, list[str]] = {}
+        for marker in markers:
+            for label, mark in marker(page.analysis).items():
+                marks.setdefault(esc(label), []).append(esc(mark))
+        return [_marked_row(line, marks) for line in leaderboard.text(page)]
+
+    return leaderboard.model_copy(update={"text": text})
+
+
+def _marked_row(line: str, marks: Mapping[str, list[str]]) -> str:
+    """A leaderboard row (``| rank | clinician | ...``) with its clinician's marks."""
+    cells = line.split(" | ")
+    if not line.startswith("| ") or len(cells) < 3 or cells[1] not in marks:
+        return line
+    cells[1] = " ".join([cells[1], *marks[cells[1]]])
+    return " | ".join(cells)
 
 
 SECTIONS: tuple[Section, ...] = registered_sections()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from inspect_ai.viewer import ViewerConfig
 
 from inspect_medsp.audit.capability import SIMULATION_AUDIT
+from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.measure.capability import Capability
 from inspect_medsp.measure.viewer import medsp_viewer
 from inspect_medsp.probes.capability import GRADER_PROBES
@@ -22,6 +23,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     SIMULATION_AUDIT,
     GRADER_PROBES,
     WORKUP_CAPABILITY,
+    CONTAMINATION,
 )
 """Every capability, the rubric first; the viewer and the report show them in this order."""
 

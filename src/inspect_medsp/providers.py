@@ -3,7 +3,8 @@
 Inspect registers one class per provider name, so this one class serves both and hands every
 call to the model the name asks for: :class:`~inspect_medsp.scripted.provider.ScriptedMedSP`
 or :class:`~inspect_medsp.human.provider.HumanClinician` (``human`` or ``human/<name>``, one
-group per person in the report).
+group per person in the report); the contamination probe's two scripts (``seen-everything``,
+``seen-nothing``) are :class:`~inspect_medsp.scripted.personas.ContaminationPersona`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_medsp.errors import PrerequisiteError
 from inspect_medsp.human.names import MODEL_NAME as HUMAN
 from inspect_medsp.human.provider import HumanClinician
+from inspect_medsp.scripted.personas import PERSONAS, ContaminationPersona
 from inspect_medsp.scripted.provider import MODEL_NAME as SCRIPTED
 from inspect_medsp.scripted.provider import ScriptedMedSP
 
@@ -37,9 +39,12 @@ def medsp_model(model_name: str, config: GenerateConfig, **model_args: Any) -> M
         return ScriptedMedSP(model_name, config=config, **model_args)
     if model_name == HUMAN or model_name.startswith(f"{HUMAN}/"):
         return HumanClinician(model_name, config=config, **model_args)
+    if model_name in PERSONAS:
+        return ContaminationPersona(model_name, config=config, **model_args)
     raise PrerequisiteError(
         f"medsp/{model_name}: the medsp provider has medsp/{SCRIPTED} (the offline demo), "
-        f"medsp/{HUMAN} and medsp/{HUMAN}/<name> (a person in the clinician's chair)"
+        f"medsp/{HUMAN} and medsp/{HUMAN}/<name> (a person in the clinician's chair), and "
+        f"medsp/{PERSONAS[0]} and medsp/{PERSONAS[1]} (the contamination probe's scripts)"
     )
 
 

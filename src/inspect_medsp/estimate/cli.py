@@ -13,6 +13,7 @@ from inspect_medsp._inspect import parse_cli_args
 from inspect_medsp.commandline import USAGE_ERROR, Parser
 from inspect_medsp.errors import PrerequisiteError
 from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
+from inspect_medsp.estimate.probe_bill import is_probe_task, probe_estimate
 from inspect_medsp.estimate.selection import TASKS, Selection, from_rubrics, from_task
 from inspect_medsp.tokens import CHARS_PER_TOKEN
 from inspect_medsp.workload.model import (
@@ -44,7 +45,10 @@ def parser() -> Parser:
             "before running it."
         ),
     )
-    p.add_argument("task", help=f"one of {', '.join(TASKS)} (optionally inspect_medsp/...)")
+    p.add_argument(
+        "task",
+        help=f"one of {', '.join(TASKS)} or medsp_contamination (optionally inspect_medsp/...)",
+    )
     p.add_argument(
         "-T",
         dest="task_args",
@@ -248,6 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.reply_scale <= 0:
             raise PrerequisiteError(f"--reply-scale {args.reply_scale}: use a number above 0")
         probes = probe_names(args.probes)
+        if is_probe_task(args.task):  # the contamination probe: its own calls, one model
+            with contextlib.suppress(BrokenPipeError):
+                print(probe_estimate(task_args, args.model, prices))
+            return 0
         build = from_rubrics if args.assume_packets == "demo" else from_task
         selection = build(args.task, task_args)
         models = role_models(selection, args.model, roles)

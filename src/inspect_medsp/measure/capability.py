@@ -70,6 +70,8 @@ class Capability:
         eval_roles: The model roles it binds in the eval under the switch, from the roles
             the task binds already and the load's run context (``auditor``: the run's
             grader).
+        leaderboard_marks: A short mark after the clinician of some leaderboard rows of
+            ``medsp-report``, from the report's analysis (group label → mark), if any.
     """
 
     name: str
@@ -84,6 +86,9 @@ class Capability:
     switch: str | None = None
     in_eval: Callable[[str, bool], Scorer] | None = field(default=None, compare=False)
     eval_roles: Callable[[dict[str, Model], RunContext], dict[str, Model]] | None = field(
+        default=None, compare=False
+    )
+    leaderboard_marks: Callable[[Any], Mapping[str, str]] | None = field(
         default=None, compare=False
     )
 

@@ -76,11 +76,14 @@ class Kit:
         verb: What it does to a sample, for "Not <verb> (<reason>): <why>".
         role: The model role it grades with (``grader``, ``auditor``); None when it asks no
             model.
+        task_key: The task metadata key that marks the logs it reads, for a measurement
+            with a task of its own (``medsp_contamination``); None: a benchmark task's log.
     """
 
     name: str
     verb: str
     role: str | None = None
+    task_key: str | None = None
 
     def check(
         self,
@@ -95,7 +98,9 @@ class Kit:
         Raises:
             MedSPDataError: One line naming the parameter, log or model at fault.
         """
-        return check_scorer(self.name, model, values, accepted, self.role, unknown)
+        return check_scorer(
+            self.name, model, values, accepted, self.role, unknown, task_key=self.task_key
+        )
 
     def check_none(self, unknown: Mapping[str, Any] | None = None) -> None:
         """The checks of a scorer that takes no parameters: none given, and under ``inspect

@@ -40,6 +40,7 @@ def check_scorer(
     accepted: Mapping[str, str],
     role: str | None,
     unknown: Mapping[str, Any] | None = None,
+    task_key: str | None = None,
 ) -> M:
     """The scorer's parameters, checked; under ``inspect score``, the log and its graders too.
 
@@ -51,6 +52,8 @@ def check_scorer(
         role: The model role it grades with (``grader``, ``auditor``); None for a scorer
             that asks no model (its log is checked all the same).
         unknown: Parameters it does not have (``-S`` names it was given beyond its own).
+        task_key: The task metadata key of the logs it reads, when they are not a benchmark
+            task's (a measurement with a task of its own).
 
     Raises:
         MedSPDataError: One line naming the parameter, log or model at fault.
@@ -65,9 +68,16 @@ def check_scorer(
     if isinstance(checked, str):
         raise MedSPDataError(checked)
     context = rescore_context()
-    if context.log is not None:
+    log = context.log
+    if log is not None and task_key is not None:
+        if task_key not in (log.eval.metadata or {}):
+            raise MedSPDataError(
+                f"{log.location or 'the log'} is a log of task {log.eval.task}: scorer "
+                f"{scorer} scores the logs of inspect_medsp/{task_key}; give it one of theirs"
+            )
+    elif log is not None:
         judge = str(values.get("judge", ""))
-        check_log(scorer, context.log, role, judge, context.roles)
+        check_log(scorer, log, role, judge, context.roles)
     return checked
 
 

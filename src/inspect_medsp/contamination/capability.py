@@ -1,0 +1,34 @@
+"""The contamination probe as a capability: its columns, its report section and how a
+re-score is labelled. It has no ``-T`` switch: it runs as its own task
+(``inspect_medsp/medsp_contamination``), never inside a benchmark encounter."""
+
+from __future__ import annotations
+
+from inspect_medsp.contamination.probes import PROBE_NAMES
+from inspect_medsp.contamination.report import CONTAMINATION_SECTION, leaderboard_marks
+from inspect_medsp.contamination.result import CONTAMINATION_SCORER, Contamination
+from inspect_medsp.contamination.scorer import SHARE_KEY, medsp_contamination_probe
+from inspect_medsp.measure import Capability, Column
+
+_LABELS = {
+    "continuation_patient": "Recalls patient script",
+    "continuation_environment": "Recalls environment",
+    "continuation_marking": "Recalls marking guide",
+    "checklist": "Recalls checklist",
+    "slot": "Recalls masked values",
+}
+
+CONTAMINATION = Capability(
+    name=CONTAMINATION_SCORER,
+    scorer=medsp_contamination_probe,
+    columns=(
+        Column(SHARE_KEY, "Probes above control", palette="good-low", low=0, high=1),
+        *(Column(k, _LABELS[k], palette="good-low", low=0, high=1) for k in PROBE_NAMES),
+    ),
+    result=Contamination,
+    rescore="Re-probe contamination",
+    sections=(CONTAMINATION_SECTION,),
+    leaderboard_marks=leaderboard_marks,
+)
+"""The contamination probe: its own task; its section of ``medsp-report`` reads its logs
+beside the benchmark's. No headline in a benchmark run's grid (it never scores one)."""

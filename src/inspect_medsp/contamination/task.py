@@ -1,0 +1,203 @@
+"""``inspect_medsp/medsp_contamination``: has the model under test (``--model``) seen the
+benchmark's cases? Over the same scenario selection as the benchmark, a few short probes per
+scenario, each beside a control the model cannot have seen."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import replace
+from importlib.resources import files
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from inspect_medsp.cases.load import load_custom
+from inspect_medsp.contamination.capability import CONTAMINATION
+from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
+from inspect_medsp.contamination.result import TASK_KEY
+from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_probe
+from inspect_medsp.contamination.selection import check_benchmark, selected_records
+from inspect_medsp.contamination.settings import ProbeSettings, checked
+from inspect_medsp.contamination.solver import ask_probes
+from inspect_medsp.data.dataset import METADATA_KEY, logger
+from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.measure import medsp_viewer
+
+TASK_METADATA = TASK_KEY
+"""Task metadata key: the settings, the prompts' hash and the dataset probed."""
+
+VERSION = "1-A"
+
+HEADLINES = ("recalled", "continuation_patient", "checklist", "slot")
+"""The columns the probe's own samples grid shows first."""
+
+
+def prompt_sha256() -> str:
+    """SHA-256 of the probe's prompt files, as shipped."""
+    digest = hashlib.sha256()
+    folder = files(PROMPTS).joinpath("prompts")
+    for name in sorted(p.name for p in folder.iterdir() if p.name.endswith(".md")):
+        digest.update(folder.joinpath(name).read_bytes())
+    return digest.hexdigest()
+
+
+def probe_sample(record: SampleRecord, unpublished: SampleRecord | None = None) -> Sample:
+    """One scenario to probe: its record travels in the metadata, as in the benchmark, with
+    the unpublished case that is its control, if any."""
+    meta = record.scenario.metadata
+    control = {CONTROL_KEY: unpublished.model_dump()} if unpublished is not None else {}
+    return Sample(
+        id=record.id,
+        input=f"Contamination probes of {title_of(record)} ({record.id})",
+        metadata={
+            "case_id": record.scenario.case_id,
+            "scenario": record.scenario.scenario,
+            "specialty": meta.get("specialty"),
+            METADATA_KEY: record.model_dump(),
+            **control,
+        },
+    )
+
+
+def probed_samples(
+    records: list[SampleRecord],
+    settings: ProbeSettings,
+    where: str,
+    unpublished: Sequence[SampleRecord] = (),
+) -> list[Sample]:
+    """One sample per scenario, the ``unpublished`` cases (if any) taken in turn as their
+    controls; a scenario with no probe is kept (its score says why it was not probed), and a
+    warning line names it.
+
+    Raises:
+        MedSPDataError: No scenario has any text to probe.
+    """
+    controls = [
+        unpublished[i % len(unpublished)] if unpublished else None for i in range(len(records))
+    ]
+    reasons: dict[str, str] = {}
+    for record, control in zip(records, controls, strict=True):
+        pairs, missing = build_probes(record, settings, control)
+        if not pairs:
+            reasons[record.id] = "; ".join(f"{k}: {v}" for k, v in missing.items())
+    if len(reasons) == len(records):
+        first = next(iter(reasons.items()), ("(none)", "no scenario selected"))
+        raise MedSPDataError(
+            f"{where}: no scenario has text to probe ({len(reasons)} scenarios; "
+            f"{first[0]}: {first[1]}); give cases with patient scripts, environment "
+            "materials and marking guides of at least opening_words + following_words "
+            "words, or lower those"
+        )
+    if reasons:
+        listed = ", ".join(f"{sid} [{why}]" for sid, why in reasons.items())
+        logger.warning(
+            f"medsp_contamination: {len(reasons)} scenario(s) have nothing to probe: {listed}"
+        )
+    return [probe_sample(r, c) for r, c in zip(records, controls, strict=True)]
+
+
+def _scenarios(value: str | list[str] | None) -> list[str] | None:
+    if value is None:
+        return None
+    found = value.split(",") if isinstance(value, str) else [str(v) for v in value]
+    patterns = [p.strip() for p in found if p.strip()]
+    if not patterns:
+        raise MedSPParameterError(
+            "task parameter scenarios is empty: give scenario ids or globs, comma-separated "
+            "(or omit it to probe every scenario)"
+        )
+    return patterns
+
+
+@task
+def medsp_contamination(
+    benchmark: str = "medsp1000",
+    scenarios: str | list[str] | None = None,
+    specialties: str | None = None,
+    cases: str | None = None,
+    data_dir: str | None = None,
+    upstream_dir: str | None = None,
+    data_revision: str | None = None,
+    probes: str | list[str] = "continuation,checklist,slot",
+    opening_words: int = 30,
+    following_words: int = 40,
+    ngram: int = 5,
+    run_margin: int = 8,
+    ngram_margin: float = 0.1,
+    item_share: float = 0.6,
+    checklist_margin: float = 0.25,
+    slots: int = 3,
+    slot_margin: float = 0.5,
+    control_cases: str | None = None,
+    cache: bool = False,
+) -> Task:
+    """Has the model (``--model``) seen the cases? Probes each scenario's patient script,
+    environment materials, marking guide and checklist, each beside a control.
+
+    Args:
+        benchmark: The scenarios probed: medsp1000, medsp100 or medsp_demo (the bundled
+            scenarios, no download).
+        scenarios: Ids or globs (comma-separated) to probe a part of them.
+        specialties: A specialties file (from ``medsp-specialties``) labelling each scenario.
+        cases: Your own cases (a folder of case folders) instead of the benchmark's.
+        data_dir: Local scenario tree in the Hub layout (default: download).
+        upstream_dir: Local folder with ``rubrics/`` and ``subset.json``.
+        data_revision: Hub revision of the scenario data.
+        probes: The probes: continuation, checklist, slot (comma-separated).
+        opening_words: Words of a passage shown before the model continues it.
+        following_words: Words after the opening a continuation is compared with.
+        ngram: Word n-gram length of the continuation overlap.
+        run_margin: Words by which a continuation's longest common run must beat the control.
+        ngram_margin: Share of n-grams by which a continuation's overlap must beat the control.
+        item_share: Share of an item's content words a reply line must hold to recall it.
+        checklist_margin: Share of items by which checklist recall must beat the control.
+        slots: Values masked per scenario.
+        slot_margin: Share of slots by which exact guesses must beat the control.
+        control_cases: Cases of your own that were never published (a folder, the case
+            format): each scenario's control is the same probes asked of one of them
+            (default: the scenario's own text with its content words shuffled).
+        cache: Cache the replies with Inspect's response cache.
+    """
+    values: dict[str, Any] = {
+        "probes": probes,
+        "opening_words": opening_words,
+        "following_words": following_words,
+        "ngram": ngram,
+        "run_margin": run_margin,
+        "ngram_margin": ngram_margin,
+        "item_share": item_share,
+        "checklist_margin": checklist_margin,
+        "slots": slots,
+        "slot_margin": slot_margin,
+    }
+    settings = checked(**values)
+    chosen = check_benchmark(benchmark) if cases is None else "medsp_demo"
+    patterns = _scenarios(scenarios)
+    name, records = selected_records(
+        chosen, patterns, specialties, cases, data_dir, upstream_dir, data_revision
+    )
+    where = f"cases={cases}" if cases is not None else f"benchmark={benchmark}"
+    unpublished = load_custom(control_cases)[0] if control_cases is not None else []
+    samples = probed_samples(records, settings, where, unpublished)
+    thresholds = settings.model_dump(include=set(THRESHOLDS))
+    own = replace(CONTAMINATION, headlines=HEADLINES)
+    return Task(
+        dataset=MemoryDataset(samples, name=f"{name} contamination"),
+        solver=ask_probes(settings, cache=cache),
+        scorer=medsp_contamination_probe(**thresholds),
+        fail_on_error=False,
+        metadata={
+            TASK_METADATA: {
+                "settings": settings.model_dump(),
+                "prompt_sha256": prompt_sha256(),
+                "dataset": name,
+                "cases": cases,
+                "control_cases": control_cases,
+            }
+        },
+        version=VERSION,
+        viewer=medsp_viewer([own]),
+    )
