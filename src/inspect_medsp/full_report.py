@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
+from inspect_medsp.comparisons.variants_section import VARIANTS
 from inspect_medsp.estimate.bill import BILL
 from inspect_medsp.measures import capabilities
 from inspect_medsp.report import build, section
@@ -34,6 +35,7 @@ CORE: tuple[Section, ...] = (
     LEADERBOARD,
     SHARED_SCENARIOS,
     DIFFERENCES,
+    VARIANTS,
     SPREAD,
     PROFILE,
     GAPS,

@@ -349,11 +349,11 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
         if not (k == "title" and v == scenario.metadata.get("scenario_title"))
     }
     stored = record.model_dump(mode="json")
-    for revision in ("data_revision", "rubric_revision"):
-        if stored.get(revision) is None:
-            stored.pop(revision, None)
+    for optional in ("data_revision", "rubric_revision", "variant"):
+        if stored.get(optional) is None:
+            stored.pop(optional, None)
     return Sample(
-        id=scenario.id,
+        id=record.sample_id,
         # the list's preview of the clinician's packet, after the scenario's title (the grid
         # and the sample's header show the input); the clinician is sent the packet alone.
         # No target: a column headed TARGET reads as the answer key, and no scorer reads one
@@ -363,6 +363,7 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
             "case_id": scenario.case_id,
             "scenario": scenario.scenario,
             "rubric_items": record.rubric.n_items,
+            "variant": record.variant_name,
             **({PUBLISHED_KEY: published} if published is not None else {}),
             METADATA_KEY: stored,
         },
