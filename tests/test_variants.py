@@ -85,9 +85,9 @@ def test_one_sample_per_scenario_and_variant_with_ids_and_metadata(variant_log: 
         assert meta["variant"] == (variant or "baseline")
         assert f"{meta['case_id']}/{meta['scenario']}" == scenario
     # the cue ran only where its table marks the case eligible, and the load says so
-    meta = TaskMetadata.read(variant_log.eval.metadata)
-    assert meta is not None and meta.load is not None
-    warnings = meta.load.warnings
+    task = TaskMetadata.read(variant_log.eval.metadata)
+    assert task is not None and task.load is not None
+    warnings = task.load.warnings
     assert any(CUE in w and BAD_NEWS in w for w in warnings), warnings
 
 
