@@ -339,3 +339,46 @@ def test_the_report_finds_a_planted_effect_and_not_an_absent_one() -> None:
     assert "calm vs baseline: no difference detectable" in text
     table = variant_table(analysis)
     assert {(r[1], r[2]) for r in table.rows} >= {("rushed", "overall"), ("calm", "ICS")}
+
+
+def _calls(out: str) -> dict[str, list[int]]:
+    """Each role's calls and input tokens, as ``medsp-estimate`` prints them."""
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    return {
+        role: [int(rows[role][2].replace(",", "")), int(rows[role][3].replace(",", ""))]
+        for role in ("clinician", "patient", "environment", "grader")
+    }
+
+
+def test_medsp_estimate_prices_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    from inspect_medsp.estimate.cli import main as estimate
+
+    assert estimate(["medsp_demo", "-T", "max_turns=6"]) == 0
+    alone = _calls(capsys.readouterr().out)
+    assert estimate(["medsp_demo", "-T", "max_turns=6", "-T", "variants=baseline,anxious"]) == 0
+    both = _calls(capsys.readouterr().out)
+    for role in ("clinician", "patient", "environment", "grader"):
+        assert both[role][0] == 2 * alone[role][0]
+    # the clinician reads the same prompts; the patient also reads the persona each call
+    assert both["clinician"][1] == 2 * alone["clinician"][1]
+    assert both["patient"][1] > 2 * alone["patient"][1]
+
+
+def test_the_audit_reads_the_persona_it_checks(tmp_path: Path) -> None:
+    [log] = eval(
+        medsp_demo(judge=SCRIPTED, variants="baseline,guarded", audit=True, scenarios=ANAPHYLAXIS),
+        model=SCRIPTED,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    samples = _samples(read_eval_log(log.location, resolve_attachments=True))
+    [spec] = resolve(["guarded"])
+    assert spec is not None
+    variant = "\n".join(_texts(samples[f"{ANAPHYLAXIS}@guarded"], "auditor"))
+    baseline = "\n".join(_texts(samples[ANAPHYLAXIS], "auditor"))
+    assert "persona_not_played" in variant and "persona_not_played" in baseline
+    assert spec.patient.strip() in variant
+    assert spec.patient.strip() not in baseline and "<how_to_play>" not in baseline
+    for sample in samples.values():
+        assert sample.scores is not None and "medsp_simulation_audit" in sample.scores
