@@ -382,3 +382,28 @@ def test_the_audit_reads_the_persona_it_checks(tmp_path: Path) -> None:
     assert spec.patient.strip() not in baseline and "<how_to_play>" not in baseline
     for sample in samples.values():
         assert sample.scores is not None and "medsp_simulation_audit" in sample.scores
+
+
+def test_the_audit_section_counts_a_persona_not_played_per_variant() -> None:
+    from inspect_medsp.audit.audit_report import AuditedEncounter, RunAudit, simulation_markdown
+    from inspect_medsp.audit.result import Finding, SimulationAudit
+
+    ignored = Finding(
+        turn=2, role="patient", kind="persona_not_played", quote="Yes, all fine.", severity="minor"
+    )
+    encounters = [
+        AuditedEncounter(id="c1/s1", epoch=1, case="c1", audit=SimulationAudit(verdict="faithful")),
+        AuditedEncounter(
+            id="c1/s1@guarded",
+            epoch=1,
+            case="c1",
+            variant="guarded",
+            audit=SimulationAudit(verdict="minor", findings=[ignored]),
+        ),
+    ]
+    lines = simulation_markdown([RunAudit(run="run-a", encounters=encounters)])
+    assert "| run-a | baseline | 1 | 0 | 0 | 0 |" in lines
+    assert "| run-a | guarded | 1 | 1 | 0 | 0 |" in lines
+    # a run without variants shows no such table
+    plain = simulation_markdown([RunAudit(run="run-a", encounters=encounters[:1])])
+    assert not any("By patient variant" in line for line in plain)
