@@ -407,3 +407,16 @@ def test_the_audit_section_counts_a_persona_not_played_per_variant() -> None:
     # a run without variants shows no such table
     plain = simulation_markdown([RunAudit(run="run-a", encounters=encounters[:1])])
     assert not any("By patient variant" in line for line in plain)
+
+
+def test_samples_df_has_the_variant_column(variant_log: EvalLog) -> None:
+    pytest.importorskip("pandas", reason="needs the analysis extra: pip install -e '.[analysis]'")
+    from inspect_ai.analysis import SampleSummary, samples_df
+
+    from inspect_medsp.analysis import MedspColumns
+
+    df = samples_df(variant_log.location, columns=SampleSummary + MedspColumns, quiet=True)
+    by_id = dict(zip(df["id"], df["medsp_variant"], strict=True))
+    assert by_id[ANAPHYLAXIS] == "baseline"
+    assert by_id[f"{ANAPHYLAXIS}@{CUE}"] == CUE
+    assert sorted(set(by_id.values())) == sorted(["baseline", *SHIPPED])
