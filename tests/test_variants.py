@@ -420,3 +420,15 @@ def test_samples_df_has_the_variant_column(variant_log: EvalLog) -> None:
     assert by_id[ANAPHYLAXIS] == "baseline"
     assert by_id[f"{ANAPHYLAXIS}@{CUE}"] == CUE
     assert sorted(set(by_id.values())) == sorted(["baseline", *SHIPPED])
+
+
+def test_the_end_of_run_line_says_the_metrics_pool_the_variants(variant_log: EvalLog) -> None:
+    from inspect_medsp.hooks.coverage import RunCoverage
+
+    coverage = RunCoverage.of(variant_log)
+    assert coverage is not None
+    line = coverage.line()
+    assert line.startswith("MedSP-demo: 3 of 3 published scenarios scored")
+    assert f"{3 * (len(SHIPPED) - 1) + 1} patient-variant encounter(s) scored" in line
+    assert "its metrics pool the patient variants with the baseline" in line
+    assert line.endswith("not comparable with the published numbers")

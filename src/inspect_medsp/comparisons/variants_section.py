@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from inspect_medsp.comparisons.differences_text import cell, p_text, sentence
-from inspect_medsp.data.models import BASELINE
+from inspect_medsp.data.models import BASELINE, VARIANT_MARK
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.score import KEYS
 from inspect_medsp.report import Analysis, Page, Section
@@ -68,7 +68,7 @@ def scenario_id(sample: MedspSample) -> str:
     meta = sample.metadata
     if meta.case_id and meta.scenario:
         return f"{meta.case_id}/{meta.scenario}"
-    return sample.id.split("@", 1)[0]
+    return sample.id.partition(VARIANT_MARK)[0]
 
 
 def by_variant(samples: Sequence[MedspSample]) -> dict[str, list[MedspSample]]:

@@ -132,6 +132,15 @@ class VariantPlay(BaseModel):
 BASELINE = "baseline"
 """The name of the case as published among the variants of a run."""
 
+VARIANT_MARK = "@"
+"""Separates a variant's name from the scenario id in its sample id."""
+
+
+def variant_of_id(sample_id: str) -> str:
+    """The variant a sample id names (:data:`BASELINE` when it names none)."""
+    _, mark, name = sample_id.partition(VARIANT_MARK)
+    return name if mark else BASELINE
+
 
 class SampleRecord(BaseModel):
     """What one Inspect sample carries in its metadata under the key ``medsp``.
@@ -164,4 +173,4 @@ class SampleRecord(BaseModel):
     def sample_id(self) -> str:
         """The sample id: the scenario id, and ``@<variant>`` for any variant but the
         baseline (so a baseline sample pairs with a run made without variants)."""
-        return self.id if self.variant is None else f"{self.id}@{self.variant.name}"
+        return self.id if self.variant is None else f"{self.id}{VARIANT_MARK}{self.variant.name}"
