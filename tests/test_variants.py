@@ -356,7 +356,9 @@ def test_medsp_estimate_prices_every_variant(capsys: pytest.CaptureFixture[str])
     assert estimate(["medsp_demo", "-T", "max_turns=6"]) == 0
     alone = _calls(capsys.readouterr().out)
     assert estimate(["medsp_demo", "-T", "max_turns=6", "-T", "variants=baseline,anxious"]) == 0
-    both = _calls(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    assert "MedSP-demo: 6 encounters (3 scenarios, 2 patient variants)" in out
+    both = _calls(out)
     for role in ("clinician", "patient", "environment", "grader"):
         assert both[role][0] == 2 * alone[role][0]
     # the clinician reads the same prompts; the patient also reads the persona each call
@@ -432,3 +434,19 @@ def test_the_end_of_run_line_says_the_metrics_pool_the_variants(variant_log: Eva
     assert f"{3 * (len(SHIPPED) - 1) + 1} patient-variant encounter(s) scored" in line
     assert "its metrics pool the patient variants with the baseline" in line
     assert line.endswith("not comparable with the published numbers")
+
+
+def test_medsp_estimate_prices_variants_from_the_rubrics_alone(
+    upstream: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_medsp.estimate.cli import main as estimate
+
+    base = ["medsp100", "--assume-packets", "demo", "-T", f"upstream_dir={upstream}"]
+    assert estimate([*base, "-T", "variants=baseline,talkative,guarded"]) == 0
+    out = capsys.readouterr().out
+    assert "MedSP-Q100: 300 encounters (100 scenarios, 3 patient variants)" in out
+    assert _calls(out)["grader"][0] == 300
+    # a cue whose table lists none of the selected scenarios is one line, exit 1
+    assert estimate([*base, "-T", f"variants=baseline,{CUE}"]) != 0
+    err = capsys.readouterr().err
+    assert f"variant {CUE} runs on none of the 100 scenarios selected" in err
