@@ -455,3 +455,38 @@ def test_medsp_estimate_prices_variants_from_the_rubrics_alone(
     assert estimate([*base, "-T", f"variants=baseline,{CUE}"]) != 0
     err = capsys.readouterr().err
     assert f"variant {CUE} runs on none of the 100 scenarios selected" in err
+
+
+OWN_VOICE = """\
+name: parent_answers
+kind: voice
+role: patient
+changes: who answers (the parent), never what is true
+rationale: A user's own variant, run only where a parent is present.
+scenarios: ["demo_peds_*/*"]
+patient: |
+  The parent answers every question, even those asked of the child; every fact stays as the
+  script says.
+"""
+
+
+def test_a_users_own_variant_runs_where_its_scenarios_allow(tmp_path: Path) -> None:
+    from inspect_medsp.variants import expand
+
+    path = tmp_path / "parent_answers.yaml"
+    path.write_text(OWN_VOICE)
+    assert medsp_cases(["check", str(path)]) == 0
+    records = list(demo_records().values())
+    out, lines = expand(records, resolve(["baseline", str(path)]))
+    assert [r.sample_id for r in out] == [
+        ANAPHYLAXIS,
+        BAD_NEWS,
+        "demo_peds_asthma/scenario1",
+        "demo_peds_asthma/scenario1@parent_answers",
+    ]
+    assert lines == [
+        "variant parent_answers runs only where its scenarios list matches (demo_peds_*/*); "
+        f"left out 2: {ANAPHYLAXIS}, {BAD_NEWS}"
+    ]
+    with pytest.raises(MedSPDataError, match="parent_answers runs on none of the 1 scenarios"):
+        expand(records[:1], resolve(["baseline", str(path)]))

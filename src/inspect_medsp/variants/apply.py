@@ -3,6 +3,7 @@ scenarios (and labelling their specialties), and before anything that splits the
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Sequence
 
 from inspect_medsp.data.models import (
@@ -63,15 +64,20 @@ def substitute(
 
 
 def play(spec: VariantSpec, record: SampleRecord, cues: bool = True) -> SampleRecord | None:
-    """``record`` as ``spec`` plays it, or None when ``spec`` (a cue) does not mark its case
-    as eligible. ``cues=False`` leaves the packets as they are (a cost estimate from packets
-    of an assumed size, where the table's words cannot be found).
+    """``record`` as ``spec`` plays it, or None when ``spec`` does not run on it (a cue's
+    table does not list its case, or its ``scenarios`` do not match it). ``cues=False``
+    leaves the packets as they are (a cost estimate from packets of an assumed size, where
+    the table's words cannot be found).
 
     Raises:
         MedSPDataError: A cue refuses the case (see :func:`substitute`).
     """
     packets = record.scenario.packets
     made: list[Substitution] = []
+    if spec.scenarios is not None and not any(
+        fnmatch.fnmatchcase(record.id, pattern) for pattern in spec.scenarios
+    ):
+        return None
     if spec.kind == "cue":
         rows = table_for(spec, record)
         if rows is None:
@@ -87,6 +93,16 @@ def play(spec: VariantSpec, record: SampleRecord, cues: bool = True) -> SampleRe
     )
     scenario = record.scenario.model_copy(update={"packets": packets})
     return record.model_copy(update={"scenario": scenario, "variant": variant})
+
+
+def _eligible(spec: VariantSpec) -> str:
+    """Where ``spec`` runs, in words."""
+    if spec.kind == "cue":
+        return (
+            "its substitution table marks "
+            f"{', '.join(sorted(spec.substitutions or {}))} as eligible"
+        )
+    return f"its scenarios list matches ({', '.join(spec.scenarios or [])})"
 
 
 def expand(
@@ -115,15 +131,15 @@ def expand(
                 ran[spec.name] = ran.get(spec.name, 0) + 1
                 out.append(played)
     for spec in variants:
-        if spec is not None and spec.kind == "cue" and not ran.get(spec.name):
+        if spec is not None and spec.name in left_out and not ran.get(spec.name):
             raise MedSPDataError(
                 f"variant {spec.name} runs on none of the {len(records)} scenarios selected: "
-                "its substitution table marks only "
-                f"{', '.join(sorted(spec.substitutions or {}))} as eligible"
+                f"{_eligible(spec)}"
             )
+    named = {spec.name: spec for spec in variants if spec is not None}
     lines = [
-        f"variant {name} runs only on the cases its substitution table marks eligible; "
-        f"left out {len(ids)}: {', '.join(ids)}"
+        f"variant {name} runs only where {_eligible(named[name])}; left out {len(ids)}: "
+        f"{', '.join(ids)}"
         for name, ids in left_out.items()
     ]
     return out, lines

@@ -14,7 +14,10 @@ from inspect_medsp.errors import MedSPParameterError
 Kind = Literal["persona", "voice", "cue"]
 KINDS: tuple[Kind, ...] = ("persona", "voice", "cue")
 
-FIELDS = "name, kind, role, changes, rationale, and patient (persona, voice) or substitutions (cue)"
+FIELDS = (
+    "name, kind, role, changes, rationale, and patient (persona, voice; scenarios optional) "
+    "or substitutions (cue)"
+)
 """What a variant file holds, as said in its error messages."""
 
 
@@ -49,6 +52,9 @@ class VariantSpec(BaseModel):
     """Why, in one line, with its source."""
     patient: str = ""
     """The instructions added to the patient's script (persona and voice)."""
+    scenarios: list[str] | None = None
+    """Persona and voice: the scenario ids or globs it runs on, where the case allows it
+    (default: every scenario); a cue runs on the cases its table lists."""
     substitutions: dict[str, list[Replacement]] | None = None
     """A cue's table: per eligible scenario (``<case_id>/<scenarioN>``) or case id, the
     replacements made in every one of its packets."""
@@ -73,6 +79,8 @@ class VariantSpec(BaseModel):
                 )
             if self.patient.strip():
                 raise ValueError("a cue variant changes words by its table only: drop patient")
+            if self.scenarios is not None:
+                raise ValueError("a cue runs on the cases its table lists: drop scenarios")
             empty = [key for key, rows in self.substitutions.items() if not rows]
             if empty:
                 raise ValueError(f"substitutions for {empty[0]} list no replacement")
@@ -81,6 +89,8 @@ class VariantSpec(BaseModel):
                 raise ValueError(f"a {self.kind} variant needs patient (its instructions)")
             if self.substitutions:
                 raise ValueError(f"a {self.kind} variant has no substitution table")
+            if self.scenarios is not None and not self.scenarios:
+                raise ValueError("scenarios lists no scenario id or glob (omit it for every one)")
         return self
 
 
