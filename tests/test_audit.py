@@ -271,7 +271,7 @@ def test_findings_not_in_the_record_are_listed_not_counted(tmp_path: Path, log_d
         "the quote is not words of the environment in turn 1",
         "turn 9 is not one of 1-2",
         "kind 'hint' is not one of volunteered, not_in_script, meta_talk, broke_character, "
-        "beyond_character for patient",
+        "beyond_character, persona_not_played for patient",
     ]
 
 

@@ -181,6 +181,7 @@ def medsp_columns_equal_scores(run: MedspRun, rows: Sequence[Mapping[Hashable, A
             "medsp_turns": score.metadata.turns,
             "medsp_grader": score.metadata.grader,
             "medsp_specialty": sample.metadata.specialty,
+            "medsp_variant": sample.metadata.variant,
         }
         for key in KEYS:
             value = score.value
@@ -223,7 +224,7 @@ def test_samples_df_gives_one_column_per_score_key(fresh: EvalLog, cut_short: Ev
     others = df[df["log"] != str(fresh.location)]
     assert others[audited].isna().all().all()
     medsp = [c for c in df.columns if c.startswith("medsp_") and c not in measured]
-    assert len(medsp) == len(KEYS) * 3 + 5
+    assert len(medsp) == len(KEYS) * 3 + 6
     checked = 0
     for path in paths:
         run = read_log(path)

@@ -84,6 +84,10 @@ def _specialty(sample: Sample) -> str | None:
     return summary_sample(sample).specialty
 
 
+def _variant(sample: Sample) -> str:
+    return summary_sample(sample).metadata.variant
+
+
 def _measured(capability: Capability, key: str) -> Callable[[Sample], float | None]:
     def read(sample: Sample) -> float | None:
         score = latest(sample.scores or {}, capability.name)
@@ -130,6 +134,7 @@ def medsp_columns() -> list[Column]:
         SampleColumn(f"{PREFIX}turns", path=_turns, type=int, full=False),
         SampleColumn(f"{PREFIX}grader", path=_grader, type=str, full=False),
         SampleColumn(f"{PREFIX}specialty", path=_specialty, type=str, full=False),
+        SampleColumn(f"{PREFIX}variant", path=_variant, type=str, full=False),
         *measured_columns(capabilities()),
     ]
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
+from inspect_medsp.comparisons.variants_section import VARIANTS
 from inspect_medsp.estimate.bill import BILL
 from inspect_medsp.measures import capabilities
 from inspect_medsp.report import build, section
@@ -35,6 +36,7 @@ CORE: tuple[Section, ...] = (
     LEADERBOARD,
     SHARED_SCENARIOS,
     DIFFERENCES,
+    VARIANTS,
     SPREAD,
     PROFILE,
     GAPS,

@@ -40,6 +40,8 @@ ACCEPTED: dict[str, str] = {
     "data_revision": "a Hub branch, tag or commit of byrLLCC/MedSP1000 (or omit it)",
     "scenarios": "scenario ids or globs, comma-separated, e.g. 'mededportal_100*/*' (omit "
     "it to run every scenario)",
+    "variants": "variant names or variant files, comma-separated, e.g. "
+    "'baseline,anxious,low_literacy' (omit it to play each case as published)",
     "max_turns": "a whole number of at least 1 (the turn limit of an encounter)",
     "protocol": "turns or tools",
     "judge": "a model name provider/model, e.g. openai/gpt-5.5 (a model: a person plays the "
@@ -75,7 +77,11 @@ CUSTOM_PARAMETERS = ("cases", "identifiers")
 """Where a custom set comes from, and whether it may leave with identifiers in it: the
 parameters of ``medsp_custom`` alone."""
 
-CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None, "shard": str | None}
+CALLER_TYPES: dict[str, Any] = {
+    "scenarios": str | list[str] | None,
+    "variants": str | list[str] | None,
+    "shard": str | None,
+}
 """What a caller may pass where it is wider than the checked type (the checked value of
 ``scenarios`` is a list; ``-T scenarios=a,b`` gives one string; ``-T shard=2/4`` is text)."""
 
@@ -113,6 +119,12 @@ class TaskParameters(BaseModel):
     )
     scenarios: list[str] | None = Field(
         default=None, description="Ids or globs (comma-separated) to run a part of the benchmark."
+    )
+    variants: list[str] | None = Field(
+        default=None,
+        description="Patient variants, comma-separated (``baseline`` is the case as "
+        "published; a name of the shipped library or the path of your own variant file): "
+        "each scenario runs once per variant.",
     )
     max_turns: Annotated[Count, Field(ge=1)] = Field(
         default=MAX_TURNS, description="Turn limit per encounter."
@@ -208,6 +220,22 @@ class TaskParameters(BaseModel):
                 # an empty selection is a mistake, not "every scenario": omit it for that
                 raise PydanticCustomError("empty", "no scenario id or glob given")
             return patterns
+        return value
+
+    @field_validator("variants", mode="before")
+    @classmethod
+    def _split_variants(cls, value: Any) -> Any:
+        """``-T variants=a,b`` arrives as one string; a YAML list arrives as a list."""
+        if isinstance(value, os.PathLike):
+            value = [os.fspath(value)]
+        if isinstance(value, str):
+            value = value.split(",")
+        if isinstance(value, list | tuple):
+            names = [os.fspath(v) if isinstance(v, os.PathLike) else str(v) for v in value]
+            names = [n.strip() for n in names if n.strip()]
+            if not names:
+                raise PydanticCustomError("empty", "no variant given")
+            return names
         return value
 
     @classmethod

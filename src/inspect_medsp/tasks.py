@@ -56,6 +56,7 @@ from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.scripted.recognise import plays
 from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import strategy_policy
+from inspect_medsp.variants import VariantSpec, expand, resolve
 from inspect_medsp.workload.shards import RunShape, take_part
 
 logger = logging.getLogger("inspect_medsp")
@@ -76,6 +77,17 @@ def refuse_scripted_tools(protocol: Protocol, context: RunContext) -> None:
             "the scripted demo replays JSON turns and cannot call tools; drop -T "
             "protocol=tools (or evaluate another model)"
         )
+
+
+def chosen_variants(params: TaskParameters) -> list[VariantSpec | None] | None:
+    """The variants ``-T variants=`` names (None for ``baseline``), or None when it is not
+    given (each case as published, ids unchanged).
+
+    Raises:
+        MedSPParameterError: An unknown name, a malformed variant file, a cue without its
+            table: one line, before any data is read.
+    """
+    return None if params.variants is None else resolve(params.variants)
 
 
 def given(config: GenerateConfig) -> GenerateConfig | None:
@@ -246,9 +258,15 @@ def task_of(
         if capability.eval_roles is not None:
             roles |= capability.eval_roles(roles, context)
     refuse_scripted_tools(params.protocol, context)
+    variants = chosen_variants(params)
     records, report = load()
-    report.log()
     records, specialty_file = label_records(records, params.specialties, data_revision)
+    if variants is not None:
+        # one sample per (scenario, variant): after the selection and the labels, before
+        # the split into parts, which deals out the encounters
+        records, left_out = expand(records, variants)
+        report = report.model_copy(update={"warnings": [*report.warnings, *left_out]})
+    report.log()
     shard = None
     if params.shard is not None:
         records, shard = part_of_run(records, params.shard, params, settings, report.name)
@@ -367,6 +385,8 @@ class Variant:
         Raises:
             MedSPDataError: A source is missing or could not be fetched.
         """
+        # an unknown variant or a malformed variant file stops the load before anything
+        chosen_variants(params)
         # a model that cannot be made here, a person where a person cannot be, or a
         # clinician that cannot play the protocol, stops the load before any download
         check_run(params, context)

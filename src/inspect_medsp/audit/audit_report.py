@@ -33,6 +33,8 @@ class AuditedEncounter(BaseModel):
     audit: SimulationAudit | None = None
     unaudited: str = ""
     """Why the sample has no audit (``auditor_failed``, ``no_turns``)."""
+    variant: str = "baseline"
+    """The patient variant the encounter played (``-T variants=``)."""
 
 
 class RunAudit(BaseModel):
@@ -88,6 +90,7 @@ def read_audits(run: MedspRun) -> RunAudit | None:
                 completion=value.overall if value is not None else None,
                 audit=sample.result(SimulationAudit),
                 unaudited=sample.result_unscored(SimulationAudit) or "",
+                variant=sample.metadata.variant,
             )
         )
     if not encounters:
@@ -212,6 +215,7 @@ def simulation_markdown(audits: Sequence[RunAudit]) -> list[str]:
         out += [f"| {run} | {r} | `{k}` | {s} | {n} |" for run, (r, k, s), n in counts]
     else:
         out.append("No findings: every audited encounter is faithful.")
+    out += _by_variant(audits)
     flagged = [(a, e) for a in audits for e in a.audited if e.audit and e.audit.findings]
     if flagged:
         out += ["", "**Flagged encounters** (`simulation_flagged.csv`):", ""]
@@ -223,6 +227,31 @@ def simulation_markdown(audits: Sequence[RunAudit]) -> list[str]:
     if missing:
         out += ["", "**Not audited** (no verdict; re-run the audit with `inspect score`):", ""]
         out += [f"- {a.run} · `{e.id}` (epoch {e.epoch}): {e.unaudited}" for a, e in missing]
+    return out
+
+
+def _by_variant(audits: Sequence[RunAudit]) -> list[str]:
+    """Per patient variant (runs with ``-T variants=`` only): the encounters whose persona
+    was not played and those where a fact of the script was changed."""
+    if all(e.variant == "baseline" for a in audits for e in a.audited):
+        return []
+    out = [
+        "",
+        "**By patient variant**: was the persona played, and did the script's facts hold?",
+        "",
+        "| run | variant | audited | persona not played | a fact not in the script "
+        "| invalidating |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for a in audits:
+        variants = dict.fromkeys(e.variant for e in a.audited)
+        for variant in variants:
+            mine = [e.audit for e in a.audited if e.variant == variant and e.audit]
+            kinds = [{f.kind for f in audit.findings} for audit in mine]
+            not_played = sum("persona_not_played" in k for k in kinds)
+            facts = sum("not_in_script" in k for k in kinds)
+            bad = sum(audit.verdict == "invalidating" for audit in mine)
+            out.append(f"| {a.run} | {variant} | {len(mine)} | {not_played} | {facts} | {bad} |")
     return out
 
 

@@ -21,6 +21,8 @@ KINDS: dict[AuditedRole, dict[str, str]] = {
         "meta_talk": "talk about the simulation, the exam or the model",
         "broke_character": "stepped out of the character",
         "beyond_character": "medical knowledge the character would not have",
+        "persona_not_played": "ignored the patient variant's instructions (how to speak, "
+        "or who answers)",
     },
     "environment": {
         "result_not_in_materials": "a finding or result the materials do not contain",

@@ -17,7 +17,7 @@ from inspect_medsp.audit.result import (
     Rejected,
 )
 from inspect_medsp.calls.generate import Contract, RoleResult, generate_json
-from inspect_medsp.data.models import Packets
+from inspect_medsp.data.models import Packets, VariantPlay
 from inspect_medsp.record.trajectory import ROLE_NAMES, Trajectory
 from inspect_medsp.templates import render
 
@@ -43,11 +43,19 @@ def _fold(text: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).casefold().split())
 
 
+def persona_part(variant: VariantPlay | None) -> str:
+    """The patient variant's instructions for the auditor to check (empty without one)."""
+    if variant is None or not variant.patient:
+        return ""
+    return render("auditor_persona", package=PROMPTS, instructions=variant.patient)
+
+
 def auditor_messages(
-    traj: Trajectory, packets: Packets
+    traj: Trajectory, packets: Packets, variant: VariantPlay | None = None
 ) -> list[ChatMessageSystem | ChatMessageUser]:
-    """The auditor's conversation: the patient script, the environment materials and the
-    record. Never the rubric, the evaluator's materials or the clinician's door note."""
+    """The auditor's conversation: the patient script (with a variant's instructions on how
+    to play it), the environment materials and the record. Never the rubric, the evaluator's
+    materials or the clinician's door note."""
     return [
         ChatMessageSystem(content=render("auditor_system", package=PROMPTS)),
         ChatMessageUser(
@@ -55,6 +63,7 @@ def auditor_messages(
                 "auditor_request",
                 package=PROMPTS,
                 patient=packets.sp_actor,
+                persona=persona_part(variant),
                 environment=packets.environment_controller,
                 record=audit_record(traj),
                 n_turns=traj.turn_count,
@@ -69,9 +78,10 @@ async def ask_auditor(
     packets: Packets,
     config: GenerateConfig | None = None,
     cache: bool = False,
+    variant: VariantPlay | None = None,
 ) -> RoleResult[AuditReply]:
     """The auditor's reply, re-asked on a malformed reply like every role call."""
-    history = list(auditor_messages(traj, packets))
+    history = list(auditor_messages(traj, packets, variant))
     return await generate_json(model, list(history), AUDITOR, config, cache=cache)
 
 

@@ -206,7 +206,9 @@ def medsp_simulation_audit(
                 result = await KIT.grading(
                     # a re-audit is named as its scorer is: "simulation audit 1"
                     f"{AUDIT_SPAN} {number}" if number else AUDIT_SPAN,
-                    lambda: ask_auditor(model, traj, record.scenario.packets, config, cache),
+                    lambda: ask_auditor(
+                        model, traj, record.scenario.packets, config, cache, record.variant
+                    ),
                     {"auditor": str(model)},
                     reported,
                 )

@@ -19,7 +19,9 @@ from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.problems import shown
 from inspect_medsp.cases.show import ShownRole
 from inspect_medsp.commandline import Command, Parser
-from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.variants import SUFFIXES as VARIANT_SUFFIXES
+from inspect_medsp.variants import read_variant
 
 PROG = "medsp-cases"
 
@@ -60,7 +62,8 @@ def _check_description() -> str:
 
     looks = "; ".join(f"{kind}: {what}" for kind, what in LOOKS_FOR.items())
     return (
-        "List every problem of a folder of cases, one line each; exit 1 if any. Likely "
+        "List every problem of a folder of cases, one line each; exit 1 if any (given a "
+        "patient variant file, .yaml as in docs/variants.md, check it). Likely "
         f"identifiers it looks for: {looks}. Names a case declares in case.yaml (names:) "
         f"are not flagged. It cannot see: {'; '.join(CANNOT_SEE)}."
     )
@@ -68,9 +71,9 @@ def _check_description() -> str:
 
 CHECK = Command(
     name="check",
-    help="list every problem of a folder of cases",
+    help="list every problem of a folder of cases (or of a patient variant file)",
     description=_check_description(),
-    arguments=_folder_arguments("a folder of case folders, or one case"),
+    arguments=_folder_arguments("a folder of case folders, one case, or a variant file"),
     run=lambda args: _check(Path(args.folder)),
 )
 DEMO = Command(
@@ -135,11 +138,26 @@ def _new(case: Path) -> int:
 
 
 def _check(folder: Path) -> int:
+    if folder.is_file() and folder.suffix in VARIANT_SUFFIXES:
+        return _check_variant(folder)
     result = check_set(folder)
     for problem in result.problems:
         print(problem.line())
     print(result.summary())
     return 1 if result.problems else 0
+
+
+def _check_variant(path: Path) -> int:
+    """Check a patient variant file as a run reads it: one line, exit 1 if it is not."""
+    try:
+        spec = read_variant(path)
+    except MedSPParameterError as err:
+        print(" ".join(str(err).split()))
+        return 1
+    rows = sum(len(r) for r in (spec.substitutions or {}).values())
+    table = f", {rows} substitutions on {len(spec.substitutions or {})} case(s)" if rows else ""
+    print(f"{shown(path)}: variant {spec.name} ({spec.kind}{table}), no problems")
+    return 0
 
 
 def _demo(folder: Path) -> int:

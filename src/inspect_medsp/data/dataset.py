@@ -342,6 +342,11 @@ def sample_input(title: str, packet: str) -> str:
     return f"{lead}. {preview(packet)}" if lead else preview(packet)
 
 
+def variant_lead(record: SampleRecord) -> str:
+    """``[variant: <name>] `` before a variant sample's input (nothing for the baseline)."""
+    return "" if record.variant is None else f"[variant: {record.variant.name}] "
+
+
 def record_to_sample(record: SampleRecord, published: int | None = None) -> Sample:
     """One Inspect sample: input is the clinician's own materials as plain text (a preview;
     the clinician is sent the packet from the record), metadata the full record (and the
@@ -355,20 +360,22 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
         if not (k == "title" and v == scenario.metadata.get("scenario_title"))
     }
     stored = record.model_dump(mode="json")
-    for revision in ("data_revision", "rubric_revision"):
-        if stored.get(revision) is None:
-            stored.pop(revision, None)
+    for optional in ("data_revision", "rubric_revision", "variant"):
+        if stored.get(optional) is None:
+            stored.pop(optional, None)
     return Sample(
-        id=scenario.id,
+        id=record.sample_id,
         # the list's preview of the clinician's packet, after the scenario's title (the grid
         # and the sample's header show the input); the clinician is sent the packet alone.
         # No target: a column headed TARGET reads as the answer key, and no scorer reads one
-        input=sample_input(title, scenario.packets.examinee),
+        # a variant's name leads, so the grid and the header say which patient was played
+        input=variant_lead(record) + sample_input(title, scenario.packets.examinee),
         metadata={
             **case,
             "case_id": scenario.case_id,
             "scenario": scenario.scenario,
             "rubric_items": record.rubric.n_items,
+            "variant": record.variant_name,
             **({PUBLISHED_KEY: published} if published is not None else {}),
             METADATA_KEY: stored,
         },

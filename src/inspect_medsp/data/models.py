@@ -101,6 +101,47 @@ class Rubric(BaseModel):
         return sum(len(v) for v in self.by_competency().values())
 
 
+class Substitution(BaseModel):
+    """One replacement a cue variant made in one role's packet: how often it was made."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Role
+    old: str
+    new: str
+    count: int
+
+
+class VariantPlay(BaseModel):
+    """How one sample's case is played differently from the case as published (a patient
+    variant, ``-T variants=``): the patient's extra instructions, and for a cue variant every
+    substitution made in the packets. The rubric is never changed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: Literal["persona", "voice", "cue"]
+    changes: str
+    """What the variant changes, in one line."""
+    patient: str = ""
+    """Instructions added to the patient's script (empty for a cue variant)."""
+    substitutions: list[Substitution] = Field(default_factory=list)
+    """Every replacement made in each role's packet (a cue variant only)."""
+
+
+BASELINE = "baseline"
+"""The name of the case as published among the variants of a run."""
+
+VARIANT_MARK = "@"
+"""Separates a variant's name from the scenario id in its sample id."""
+
+
+def variant_of_id(sample_id: str) -> str:
+    """The variant a sample id names (:data:`BASELINE` when it names none)."""
+    _, mark, name = sample_id.partition(VARIANT_MARK)
+    return name if mark else BASELINE
+
+
 class SampleRecord(BaseModel):
     """What one Inspect sample carries in its metadata under the key ``medsp``.
 
@@ -115,8 +156,21 @@ class SampleRecord(BaseModel):
     rubric: Rubric
     data_revision: str | None = None
     rubric_revision: str | None = None
+    variant: VariantPlay | None = None
+    """How this sample plays the case differently (None: the case as published)."""
 
     @property
     def id(self) -> str:
-        """The sample id, ``<case_id>/<scenarioN>``."""
+        """The scenario id, ``<case_id>/<scenarioN>``."""
         return self.scenario.id
+
+    @property
+    def variant_name(self) -> str:
+        """The variant played: :data:`BASELINE` for the case as published."""
+        return BASELINE if self.variant is None else self.variant.name
+
+    @property
+    def sample_id(self) -> str:
+        """The sample id: the scenario id, and ``@<variant>`` for any variant but the
+        baseline (so a baseline sample pairs with a run made without variants)."""
+        return self.id if self.variant is None else f"{self.id}{VARIANT_MARK}{self.variant.name}"

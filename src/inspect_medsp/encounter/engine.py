@@ -22,7 +22,7 @@ from inspect_medsp.encounter.roles import RoleCall
 from inspect_medsp.encounter.speakers import companions
 from inspect_medsp.encounter.state import next_state
 from inspect_medsp.encounter.summary import log_turn
-from inspect_medsp.encounter.texts import render
+from inspect_medsp.encounter.texts import patient_opening, render
 from inspect_medsp.record.replies import (
     ActionAssessment,
     ClinicianReply,
@@ -159,7 +159,7 @@ class Encounter:
         # serves them across the run), then the scenario's packet, then the turns
         self._patient_history: list[ChatMessage] = [
             ChatMessageSystem(content=render("patient_system")),
-            ChatMessageUser(content=render("patient_script", packet=packets.sp_actor)),
+            ChatMessageUser(content=patient_opening(record)),
         ]
         self._environment_history: list[ChatMessage] = [
             ChatMessageSystem(content=render("environment_system")),

@@ -4,6 +4,7 @@ template engine (:mod:`inspect_medsp.templates`)."""
 from __future__ import annotations
 
 from inspect_medsp import templates
+from inspect_medsp.data.models import SampleRecord
 
 PACKAGE = "inspect_medsp.encounter"
 """The package whose ``prompts/`` folder holds the encounter's templates."""
@@ -16,3 +17,13 @@ def render(name: str, **values: object) -> str:
         KeyError: A `$name` in the template has no value given.
     """
     return templates.render(name, PACKAGE, **values)
+
+
+def patient_opening(record: SampleRecord) -> str:
+    """The patient's first message: the script, and a variant's instructions after it (how
+    the patient speaks or who answers; only the patient ever receives them)."""
+    script = render("patient_script", packet=record.scenario.packets.sp_actor)
+    variant = record.variant
+    if variant is None or not variant.patient:
+        return script
+    return f"{script}\n\n{render('patient_persona', instructions=variant.patient)}"

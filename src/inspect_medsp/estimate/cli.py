@@ -11,6 +11,7 @@ from inspect_ai.model import ModelCost
 
 from inspect_medsp._inspect import parse_cli_args
 from inspect_medsp.commandline import USAGE_ERROR, Parser
+from inspect_medsp.data.models import BASELINE
 from inspect_medsp.errors import PrerequisiteError
 from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
 from inspect_medsp.estimate.probe_bill import is_probe_task, probe_estimate
@@ -169,8 +170,17 @@ def render(
         else f"{estimate.turns} turns per encounter (max_turns: every encounter runs to the "
         "limit, an upper bound)"
     )
+    played = {r.variant_name for r in selection.records}
+    what = f"{estimate.scenarios} scenarios"
+    if played != {BASELINE}:
+        # one encounter per (scenario, variant)
+        scenarios = len({r.id for r in selection.records})
+        what = (
+            f"{estimate.scenarios} encounters ({scenarios} scenarios, {len(played)} patient "
+            "variants)"
+        )
     lines = [
-        f"ESTIMATE for {selection.name}: {estimate.scenarios} scenarios, {estimate.items} rubric "
+        f"ESTIMATE for {selection.name}: {what}, {estimate.items} rubric "
         f"items; strategy {strategy}; {turns}",
         *([selection.note] if selection.note else []),
         "",

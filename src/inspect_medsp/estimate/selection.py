@@ -21,6 +21,7 @@ from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.task import StrategySettings, TaskMetadata
 from inspect_medsp.tasks import CUSTOM, medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.variants import expand, resolve
 from inspect_medsp.workload.shards import RunShape, take_part
 
 TASKS: dict[str, Callable[..., Task]] = {
@@ -156,6 +157,10 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
         for i in ids
         if (r := rubric_set.rubrics.get(i)) is not None and r.n_items > 0
     ]
+    if params.variants is not None:
+        # one encounter per (scenario, variant); a cue's words are priced at the packets'
+        # assumed size
+        records, _ = expand(records, resolve(params.variants), cues=False)
     note = report.count_line() if report.excluded else ""
     if params.shard is not None:
         shape = RunShape(

@@ -16,6 +16,7 @@ from inspect_ai.log import EvalLog
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.dataset import show_on_console
+from inspect_medsp.data.models import BASELINE, variant_of_id
 from inspect_medsp.record.read import reduced_samples
 from inspect_medsp.record.score import SCORER, ScoreValue
 from inspect_medsp.record.shards import ShardRecord
@@ -45,15 +46,18 @@ class RunCoverage(BaseModel):
     """The rubric scored the run (False for ``inspect eval --no-score``: not scored yet)."""
     location: str = "LOG"
     """The log's location, for the command that grades it."""
+    variants: int = 0
+    """Scored samples of a patient variant (``-T variants=``), not counted in ``scored``."""
 
     @property
     def comparable(self) -> bool:
         """Every published scenario scored (or the task has no published size), with the
-        published rubrics; for a part, every scenario of the part (the report pools the
-        parts, and says whether the run they make is complete)."""
+        published rubrics, and no patient variant pooled into the run's metrics; for a part,
+        every scenario of the part (the report pools the parts, and says whether the run they
+        make is complete)."""
         expected = self.shard.size(self.shard.index) if self.shard else self.published
         complete = expected is None or self.scored >= expected
-        return complete and self.rubrics_differ is None
+        return complete and self.rubrics_differ is None and not self.variants
 
     @classmethod
     def of(cls, log: EvalLog) -> RunCoverage | None:
@@ -72,7 +76,10 @@ class RunCoverage(BaseModel):
         coverage.location = log.location or "LOG"
         for sample in reduced_samples(log, SCORER):
             if ScoreValue.read(sample.value) is not None:
-                coverage.scored += 1
+                if variant_of_id(str(sample.sample_id)) == BASELINE:
+                    coverage.scored += 1
+                else:
+                    coverage.variants += 1
             else:
                 coverage.unscored[str(sample.sample_id)] = str(sample.reason or "unknown")
         if log.results is not None:
@@ -86,6 +93,8 @@ class RunCoverage(BaseModel):
         else:
             of = f" of {self.published} published" if self.published is not None else ""
         parts = [f"{self.scored}{of} scenarios scored"]
+        if self.variants:
+            parts.append(f"{self.variants} patient-variant encounter(s) scored")
         if self.unscored:
             parts.append(f"{len(self.unscored)} unscored")
         if self.errored:
@@ -107,6 +116,11 @@ class RunCoverage(BaseModel):
             line += f" ({', '.join(rest)})"
         if self.rubrics_differ is not None:
             line += f"; the rubrics are not the published ones ({self.rubrics_differ})"
+        if self.variants:
+            line += (
+                "; its metrics pool the patient variants with the baseline (medsp-report "
+                "compares each variant with the baseline)"
+            )
         if not self.comparable:
             line += "; not comparable with the published numbers"
         elif self.shard is not None:

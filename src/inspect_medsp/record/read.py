@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.caseset import CaseSet, published_set
 from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data.models import BASELINE, SampleRecord
 from inspect_medsp.data.published import PUBLISHED_KEY
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
@@ -68,6 +68,9 @@ class SampleMetadata(BaseModel):
     """The scenario's specialty (from the data or a specialties file), if labelled."""
     specialty_source: str | None = None
     """``data``, or the model that classified the scenario."""
+    variant: str = BASELINE
+    """The patient variant played (``-T variants=``; ``baseline``, the case as published,
+    for a sample of a run made without variants)."""
     record: SampleRecord | None = Field(
         default=None, validation_alias=METADATA_KEY, serialization_alias=METADATA_KEY
     )

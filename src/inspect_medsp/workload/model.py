@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.models import Rubric, SampleRecord
 from inspect_medsp.encounter.texts import PACKAGE as ENCOUNTER
+from inspect_medsp.encounter.texts import patient_opening
 from inspect_medsp.record.render import render_checklist, render_record
 from inspect_medsp.record.task import StrategySettings
 from inspect_medsp.record.trajectory import INITIAL_LABEL, INITIAL_STATUS, Trajectory
@@ -273,6 +274,14 @@ def grader_estimate(
     return _grading(system, prompt, output, samples, warm, a)
 
 
+def _auditor_persona(record: SampleRecord) -> str:
+    """What the auditor reads of a patient variant's instructions (nothing without one)."""
+    variant = record.variant
+    if variant is None or not variant.patient:
+        return ""
+    return render("auditor_persona", package=AUDIT, instructions=variant.patient)
+
+
 def auditor_estimate(
     record: SampleRecord, turns: int, a: Assumptions, warm: bool = False
 ) -> RoleEstimate:
@@ -284,6 +293,7 @@ def auditor_estimate(
         "auditor_request",
         package=AUDIT,
         patient=packets.sp_actor,
+        persona=_auditor_persona(record),
         environment=packets.environment_controller,
         n_turns=turns,
         record=_text(audit_record_chars(turns, a)),
@@ -380,9 +390,7 @@ def encounter_estimate(
         role: len(render(f"{role}_system", package=ENCOUNTER)) if warm else 0
         for role in ("clinician", "patient", "environment")
     }
-    patient_system = len(render("patient_system", package=ENCOUNTER)) + len(
-        render("patient_script", package=ENCOUNTER, packet=packets.sp_actor)
-    )
+    patient_system = len(render("patient_system", package=ENCOUNTER)) + len(patient_opening(record))
     environment_system = len(render("environment_system", package=ENCOUNTER)) + len(
         render("environment_materials", package=ENCOUNTER, packet=packets.environment_controller)
     )
