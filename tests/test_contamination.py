@@ -229,7 +229,11 @@ def short_case_set(root: Path) -> Path:
     case = folder / "short_case"
     for part in ("patient", "environment", "evaluator"):
         for path in (case / part).glob("*.md"):
-            path.write_text("A few words only.\n", encoding="utf-8")
+            # the headings stay (the case format checks the environment's stages); each is
+            # followed by a few words only
+            text = path.read_text(encoding="utf-8").splitlines()
+            kept = [f"{line}\n\nA few words only.\n" for line in text if line.startswith("#")]
+            path.write_text("\n".join(kept) or "A few words only.\n", encoding="utf-8")
     return folder
 
 
