@@ -71,7 +71,14 @@ def test_every_private_name_exists_in_the_installed_inspect() -> None:
 
 
 def test_every_frame_local_read_exists_in_the_installed_inspect() -> None:
-    assert context.FRAME_LOCALS["eval_async_inner"][1] == ("max_samples", "kwargs", "task_args")
+    assert context.FRAME_LOCALS["eval_async_inner"][1] == (
+        "max_samples",
+        "kwargs",
+        "task_args",
+        "epochs",
+        "time_limit",
+        "score",
+    )
     assert missing_locals(context.FRAME_LOCALS) == []
 
 
