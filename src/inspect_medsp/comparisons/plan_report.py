@@ -18,6 +18,14 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ModelCost
 from pydantic import BaseModel
 
+from inspect_medsp.comparisons.case_weights import (
+    case_draws,
+    icc_draws,
+    pair_spreads,
+    paired_values,
+    run_spreads,
+    scenarios_of,
+)
 from inspect_medsp.comparisons.planning import (
     FULL_CASES,
     FULL_SCENARIOS,
@@ -27,7 +35,7 @@ from inspect_medsp.comparisons.planning import (
     mdd,
     scenarios_needed,
 )
-from inspect_medsp.comparisons.spread import components, pair_spread, resampled_cases, run_spread
+from inspect_medsp.comparisons.spread import components, pair_spread, run_spread
 from inspect_medsp.estimate.bill import run_bill
 from inspect_medsp.estimate.prices import cost
 from inspect_medsp.record.read import CLINICIAN, MedspSample, read_log
@@ -246,27 +254,41 @@ def _percentiles(values: list[float]) -> Range | None:
 
 def _run_range(samples: list[MedspSample], epochs: int) -> Range | None:
     """The full-set half-width over a case bootstrap of the run."""
-    widths = []
-    for (resample,) in resampled_cases([samples], RESAMPLES, RANGE_SEED):
-        spread = run_spread(resample)
-        if spread is not None:
-            widths.append(half_width(spread, FULL_SCENARIOS, epochs))
-    return _percentiles(widths)
+    scenarios = scenarios_of(samples, {})
+    cases = int(scenarios.case.max(initial=-1)) + 1
+    if cases < 2:
+        return None
+    spreads = run_spreads(scenarios, case_draws(cases, RESAMPLES, RANGE_SEED))
+    rhos = icc_draws(scenarios.value, scenarios.case, RESAMPLES, RANGE_SEED)
+    return _percentiles(
+        [
+            half_width(s._replace(rho=r), FULL_SCENARIOS, epochs)
+            for s, r in zip(spreads, rhos, strict=True)
+            if s
+        ]
+    )
 
 
 def _pair_ranges(pair: PairPlan, a: list[MedspSample], b: list[MedspSample], detect: float) -> None:
     """Fill the pair's ranges from a case bootstrap of both runs together."""
-    mdds: dict[int, list[float]] = {e: [] for e in EPOCH_CHOICES}
-    needed: dict[int, list[float]] = {e: [] for e in EPOCH_CHOICES}
-    for resample_a, resample_b in resampled_cases([a, b], RESAMPLES, RANGE_SEED):
-        spread = pair_spread(resample_a, resample_b)
-        if spread is None:
-            continue
-        for e in EPOCH_CHOICES:
-            mdds[e].append(mdd(spread, FULL_SCENARIOS, e))
-            needed[e].append(float(scenarios_needed(spread, detect, e)))
-    pair.mdd_full_range = {e: r for e in EPOCH_CHOICES if (r := _percentiles(mdds[e]))}
-    pair.needed_range = {e: r for e in EPOCH_CHOICES if (r := _percentiles(needed[e]))}
+    cases: dict[str, int] = {}
+    first, second = scenarios_of(a, cases), scenarios_of(b, cases)
+    if len(cases) < 2:
+        return
+    differences, case = paired_values(first, second)
+    rhos = icc_draws(differences, case, RESAMPLES, RANGE_SEED)
+    draws = pair_spreads(first, second, case_draws(len(cases), RESAMPLES, RANGE_SEED))
+    spreads = [s._replace(rho=r) for s, r in zip(draws, rhos, strict=True) if s]
+    pair.mdd_full_range = {
+        e: r
+        for e in EPOCH_CHOICES
+        if (r := _percentiles([mdd(s, FULL_SCENARIOS, e) for s in spreads]))
+    }
+    pair.needed_range = {
+        e: r
+        for e in EPOCH_CHOICES
+        if (r := _percentiles([float(scenarios_needed(s, detect, e)) for s in spreads]))
+    }
 
 
 def _span(value: Range | None, scale: float = 100.0, digits: int = 1) -> str:
