@@ -51,7 +51,7 @@ class Population(NamedTuple):
     case_of: np.ndarray
 
 
-def draw_population(sizes: Sequence[int], rng: np.random.Generator, m: Model) -> Population:
+def draw_population(sizes: Sequence[int] | np.ndarray, rng: np.random.Generator, m: Model) -> Population:
     """Cases of ``sizes`` scenarios each, with their items and shared effects."""
     case_of = np.repeat(np.arange(len(sizes)), np.asarray(sizes, dtype=int))
     n = len(case_of)
@@ -105,29 +105,6 @@ def majority(v: np.ndarray) -> np.ndarray:
     """The scorer's verdict per epoch and item from the repeats' votes (a tie is not met)."""
     met: np.ndarray = v.sum(axis=1) * 2 > v.shape[1]
     return met
-
-
-def true_spread(
-    sizes: Sequence[int],
-    shift_a: float,
-    shift_b: float,
-    m: Model,
-    epochs: int = 1,
-    repeats: int = 1,
-    draws: int = 300,
-    seed: int = 11,
-) -> tuple[float, float]:
-    """The true standard deviation, over fresh draws of cases and encounters, of one model's
-    macro and of the paired difference of macros ``b - a`` on runs of ``sizes``."""
-    rng = np.random.default_rng(seed)
-    macros, differences = [], []
-    for _ in range(draws):
-        pop = draw_population(sizes, rng, m)
-        a = [majority(v).mean() for v in votes(pop, shift_a, rng, m, epochs, repeats)]
-        b = [majority(v).mean() for v in votes(pop, shift_b, rng, m, epochs, repeats)]
-        macros.append(float(np.mean(a)))
-        differences.append(float(np.mean(b) - np.mean(a)))
-    return float(np.std(macros, ddof=1)), float(np.std(differences, ddof=1))
 
 
 @cache
@@ -192,14 +169,16 @@ def write_log(
     metadata_template = dict(template["metadata"])
     if not heavy:
         metadata_template.pop("medsp", None)
-    score_template = template["scores"][SCORER]
+    score_template = dict(template["scores"][SCORER])
+    if not heavy:
+        score_template["explanation"] = ""
     item_template = score_template["metadata"]["items"][0]
     epochs = model_votes[0].shape[0] if model_votes else 1
     summaries: list[dict[str, Any]] = []
     path.parent.mkdir(parents=True, exist_ok=True)
     stem = path.stem.replace("/", "_")
     zstd: int = zipfile.ZIP_ZSTANDARD  # type: ignore[attr-defined]
-    with zipfile.ZipFile(path, "w", compression=zstd) as z:
+    with zipfile.ZipFile(path, "w", compression=zstd if heavy else zipfile.ZIP_STORED) as z:
         for i, sid in enumerate(pop.ids):
             for e in range(epochs):
                 value, score_metadata = _score(model_votes[i][e], pop.competency[i], item_template)
@@ -271,3 +250,40 @@ def logit_gap(m: Model, points: float) -> float:
     """A model shift that makes roughly ``points`` of completion near the model's mean."""
     p = 1 / (1 + math.exp(-m.mean))
     return points / 100 / (p * (1 - p))
+
+
+class PlanTruth(NamedTuple):
+    """What ``medsp-report plan`` projects, worked out from the model itself: the full set's
+    95% half-width for one model and the full set's mdd (one epoch) for a pair."""
+
+    half_width: float
+    mdd: float
+
+
+def plan_truth(
+    m: Model, shift_a: float, shift_b: float, populations: int = 12, seed: int = 17
+) -> PlanTruth:
+    """The plan's two projections at the model's true spread: the variance of a scenario's
+    value and its intra-case correlation (for one model, and for the pair's difference), each
+    taken from ``populations`` full-set-sized draws (595 cases: the case part is then known
+    to a few percent), fed to the plan's own formulas."""
+    from inspect_medsp.comparisons.case_weights import icc, once
+    from inspect_medsp.comparisons.planning import Spread, half_width, mdd
+
+    rng = np.random.default_rng(seed)
+    runs: list[tuple[float, float]] = []
+    pairs: list[tuple[float, float]] = []
+    for _ in range(populations):
+        pop = draw_population(full_sizes(), rng, m)
+        a = np.array([majority(v).mean() for v in votes(pop, shift_a, rng, m)])
+        b = np.array([majority(v).mean() for v in votes(pop, shift_b, rng, m)])
+        weights = once(int(pop.case_of.max()) + 1)
+        for values, found in ((a, runs), (b - a, pairs)):
+            rho = float(icc(values, pop.case_of, weights)[0])
+            found.append((float(np.var(values, ddof=1)), rho))
+    variance, rho = np.mean(runs, axis=0)
+    pair_variance, pair_rho = np.mean(pairs, axis=0)
+    return PlanTruth(
+        half_width=half_width(Spread(float(variance), 0.0, float(rho))),
+        mdd=mdd(Spread(float(pair_variance), 0.0, float(pair_rho))),
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 from inspect_ai.log import read_eval_log
@@ -182,7 +183,7 @@ def make_plan(
                     if spread
                     else None
                 ),
-                full_half_width_range=_run_range(g.samples, max(1, round(parts.epochs))),
+                full_half_width_range=half_width_range(g.samples, max(1, round(parts.epochs))),
                 epochs_help=bool(spread and spread.per_epoch > 0),
                 cost_per_scenario=per,
                 missing_prices=sorted(set(missing)),
@@ -202,7 +203,7 @@ def make_plan(
             None,
         )
         pair = _pair(a.label, b.label, spread, row, detect, costs)
-        _pair_ranges(pair, a.samples, b.samples, detect)
+        pair.mdd_full_range, pair.needed_range = pair_ranges(a.samples, b.samples, detect)
         pairs.append(pair)
     return Plan(
         detect=detect,
@@ -252,8 +253,9 @@ def _percentiles(values: list[float]) -> Range | None:
     return float(low), float(high)
 
 
-def _run_range(samples: list[MedspSample], epochs: int) -> Range | None:
-    """The full-set half-width over a case bootstrap of the run."""
+def half_width_range(samples: Sequence[MedspSample], epochs: int) -> Range | None:
+    """The 10th-90th percentile of the full-set half-width: the spread of a case bootstrap of
+    the run, with the intra-case correlation drawn from its pivot (``icc_draws``)."""
     scenarios = scenarios_of(samples, {})
     cases = int(scenarios.case.max(initial=-1)) + 1
     if cases < 2:
@@ -269,26 +271,31 @@ def _run_range(samples: list[MedspSample], epochs: int) -> Range | None:
     )
 
 
-def _pair_ranges(pair: PairPlan, a: list[MedspSample], b: list[MedspSample], detect: float) -> None:
-    """Fill the pair's ranges from a case bootstrap of both runs together."""
+def pair_ranges(
+    a: Sequence[MedspSample], b: Sequence[MedspSample], detect: float
+) -> tuple[dict[int, Range], dict[int, Range]]:
+    """Epochs -> 10th-90th percentile of the full-set mdd, and of the scenarios needed to
+    detect ``detect``: a case bootstrap of both runs together, with the intra-case correlation
+    of the differences drawn from its pivot."""
     cases: dict[str, int] = {}
     first, second = scenarios_of(a, cases), scenarios_of(b, cases)
     if len(cases) < 2:
-        return
+        return {}, {}
     differences, case = paired_values(first, second)
     rhos = icc_draws(differences, case, RESAMPLES, RANGE_SEED)
     draws = pair_spreads(first, second, case_draws(len(cases), RESAMPLES, RANGE_SEED))
     spreads = [s._replace(rho=r) for s, r in zip(draws, rhos, strict=True) if s]
-    pair.mdd_full_range = {
+    mdds = {
         e: r
         for e in EPOCH_CHOICES
         if (r := _percentiles([mdd(s, FULL_SCENARIOS, e) for s in spreads]))
     }
-    pair.needed_range = {
+    needed = {
         e: r
         for e in EPOCH_CHOICES
         if (r := _percentiles([float(scenarios_needed(s, detect, e)) for s in spreads]))
     }
+    return mdds, needed
 
 
 def _span(value: Range | None, scale: float = 100.0, digits: int = 1) -> str:
@@ -344,11 +351,14 @@ def render_plan(plan: Plan) -> str:
     if not plan.pairs:
         out.append("Give two or more runs over shared scenarios to plan a comparison.")
         return "\n".join(out) + "\n"
-    out.append(f"Comparisons (b - a), to detect {target} with 80% power at two-sided 5%:")
+    out.append(
+        f"Comparisons (each line: the first group's macro minus the second's), to detect "
+        f"{target} with 80% power at two-sided 5%:"
+    )
     for p in plan.pairs:
         out.append(
-            f"- {p.group_b} vs {p.group_a}: {_pts(p.difference)} points here over {p.shared} "
-            f"shared scenarios (this comparison can detect {_pts(p.mdd_here)})"
+            f"- {p.group_b} minus {p.group_a}: {_pts(p.difference)} points here over "
+            f"{p.shared} shared scenarios (this comparison can detect {_pts(p.mdd_here)})"
         )
         choices = EPOCH_CHOICES if p.epochs_help else EPOCH_CHOICES[:1]
         full = ", ".join(
@@ -384,8 +394,11 @@ def render_plan(plan: Plan) -> str:
         "mean case size of the set planned (6.05 for the full set, less for a random subset "
         "of it); mdd and intervals with t quantiles on the planned cases - 1 degrees of "
         "freedom. In brackets: the 10th to 90th percentile of each number over a case "
-        f"bootstrap of the runs ({RESAMPLES} resamples, seeded), as the spread and the "
-        "correlation are themselves estimated from few cases. Costs: medsp-estimate's token "
+        f"bootstrap of the runs ({RESAMPLES} resamples, seeded; a case drawn twice counts as "
+        "two cases), with the intra-case correlation drawn from its one-way ANOVA pivot "
+        "(resampling a few multi-scenario cases understates how uncertain it is), as the "
+        "spread and the correlation are themselves estimated from few cases. Costs: "
+        "medsp-estimate's token "
         "model at the turns the encounters took, list prices, no prompt-cache discounts, "
         "grader repeats not included.",
     ]

@@ -75,6 +75,8 @@ class Rerun(NamedTuple):
     grading: float
     """Variance of one epoch's voted completion over re-gradings (NaN: graded once)."""
     epochs: float
+    """The harmonic mean of the scenarios' scored epochs (a scenario's noise shrinks with
+    one over its own epochs, so that is the mean that counts)."""
     scenarios: int
 
     @property
@@ -107,7 +109,7 @@ def rerun_noise(samples: Sequence[MedspSample]) -> Rerun:
     encounter = math.nan
     if spread:
         encounter = max(0.0, float(np.mean(spread)) - (0.0 if math.isnan(grading) else grading))
-    epochs = float(np.mean([len(group) for group in by_id.values()]))
+    epochs = 1.0 / float(np.mean([1.0 / len(group) for group in by_id.values()]))
     return Rerun(encounter, grading, epochs, len(by_id))
 
 
