@@ -51,7 +51,9 @@ class Population(NamedTuple):
     case_of: np.ndarray
 
 
-def draw_population(sizes: Sequence[int] | np.ndarray, rng: np.random.Generator, m: Model) -> Population:
+def draw_population(
+    sizes: Sequence[int] | np.ndarray, rng: np.random.Generator, m: Model
+) -> Population:
     """Cases of ``sizes`` scenarios each, with their items and shared effects."""
     case_of = np.repeat(np.arange(len(sizes)), np.asarray(sizes, dtype=int))
     n = len(case_of)
