@@ -24,10 +24,12 @@ from inspect_medsp.cli import main
 from inspect_medsp.comparisons.plan_report import half_width_range, pair_ranges
 from inspect_medsp.comparisons.spread import rerun_noise
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.full_report import render_markdown
 from inspect_medsp.record.read import MedspSample, MedspScore, SampleMetadata, read_log
 from inspect_medsp.record.score import ScoreMetadata, ScoreValue
+from inspect_medsp.report.findings import analyse
 from inspect_medsp.stats.pairwise import OVERALL, pairwise
-from tests.support.runs import sample
+from tests.support.runs import run, sample
 
 MODEL = Model()
 SHIFT = logit_gap(MODEL, 3.0)
@@ -162,3 +164,50 @@ def test_rerun_noise_at_unequal_epochs_matches_simulated_truth() -> None:
         ]
         found.append(rerun_noise(samples).macro_sd)
     assert float(np.mean(found)) == pytest.approx(true_sd, rel=0.05)
+
+
+def test_pooled_logs_that_differ_in_epochs_and_disagree_are_flagged() -> None:
+    rng = np.random.default_rng(10)
+    ids = [f"c{i}/scenario1" for i in range(30)]
+    base = {sid: float(rng.uniform(0.3, 0.7)) for sid in ids}
+    epochs = {
+        sid: [float(np.clip(v - 0.06 + rng.normal(0, 0.05), 0, 1)) for _ in range(3)]
+        for sid, v in base.items()
+    }
+    older = run("pooled-model", epochs, created="2026-01-01T00:00:00")
+    newer = run(
+        "pooled-model",
+        {sid: float(np.clip(v + 0.06 + rng.normal(0, 0.05), 0, 1)) for sid, v in base.items()},
+        created="2026-02-01T00:00:00",
+    )
+    older = older.model_copy(update={"path": "/logs/older.eval"})
+    analysis = analyse([older, newer])
+    [group] = analysis.groups
+    [flag] = [f for f in analysis.flags if "pooled into this group" in f]
+    assert "different numbers of epochs (older.eval 3, pooled-model.eval 1)" in flag
+    assert "disagree beyond noise on the 30 scenarios both scored" in flag
+    # one log alone, or two that agree, raise nothing
+    assert not [f for f in analyse([newer]).flags if "pooled into this group" in f]
+    twin = newer.model_copy(update={"path": "/logs/twin.eval", "created": "2026-03-01"})
+    assert not [f for f in analyse([newer, twin]).flags if "pooled into this group" in f]
+    assert group.pool_warning == flag
+
+
+def test_the_sentences_say_what_their_numbers_are() -> None:
+    # an mdd from 8 cases is said to be a rough guide; the competency table says its
+    # intervals are not Holm-corrected while its stars are
+    rng = np.random.default_rng(8)
+    a = {f"c{i}/scenario1": float(rng.uniform(0.3, 0.6)) for i in range(8)}
+    b = {sid: min(1.0, v + float(rng.normal(0, 0.05))) for sid, v in a.items()}
+    analysis = analyse([run("model-a", a), run("model-b", b)])
+    text = render_markdown(analysis, charts=False)
+    assert re.search(
+        r"this comparison can detect [\d.]+ points \(80% power if its 8 cases are typical of "
+        r"the next 8; worked out from fewer than 15 cases that is a rough guide", text
+    )
+    assert "the intervals are not, so a competency interval that leaves out 0 may carry no" in text
+    assert "the intervals are not adjusted for multiplicity" in text
+    many = {f"c{i}/scenario1": float(rng.uniform(0.3, 0.6)) for i in range(40)}
+    noisy = {sid: min(1.0, v + float(rng.normal(0, 0.05))) for sid, v in many.items()}
+    text = render_markdown(analyse([run("model-a", many), run("model-b", noisy)]), charts=False)
+    assert re.search(r"this comparison can detect [\d.]+ points \(80% power\)", text)
