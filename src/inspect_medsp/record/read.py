@@ -277,6 +277,11 @@ class MedspSample(BaseModel):
         return self.score.metadata.turns if self.score is not None else None
 
     @property
+    def recorded_turns(self) -> int:
+        """Turns the store's encounter records (0 when it holds none)."""
+        return len(self._encounter.turns) if self._encounter is not None else 0
+
+    @property
     def refused_turns(self) -> int:
         """Clinician turns its provider refused (content filter)."""
         return sum(t.refused for t in self._encounter.turns) if self._encounter else 0
