@@ -155,8 +155,10 @@ def make_plan(
         spread = run_spread(g.samples)
         parts = components(g.samples)
         ids = sorted(g.scored_ids)
-        cases = [next((s.case_id for s in g.samples if s.id == i and s.case_id), case_of(i))
-                 for i in ids]  # fmt: skip
+        case_by_id: dict[str, str] = {}
+        for s in g.samples:
+            case_by_id.setdefault(s.id, s.case_id)
+        cases = [case_by_id.get(i) or case_of(i) for i in ids]
         dollars: list[float] = []
         missing: list[str] = []
         for name in g.runs:

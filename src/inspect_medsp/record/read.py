@@ -53,9 +53,9 @@ NOT_SCORED = "no_score"
 score it with ``inspect score LOG --scorer inspect_medsp/medsp_rubric``)."""
 
 
-LEAN_TYPED = frozenset({"items", "counts"})
-"""Rubric score metadata a lean read keeps only typed (``MedspSample.score``), not also in
-``MedspSample.scores``."""
+LEAN_RAW = frozenset({"rescored", "usage"})
+"""The rubric score's metadata a lean read keeps as logged in ``MedspSample.scores`` (what
+:func:`rescored_usage` reads); the rest it keeps typed only (``MedspSample.score``)."""
 
 
 LEAN_MARK = "lean"
@@ -596,7 +596,7 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
     )
     lean = bool(data.get(LEAN_MARK))
     if score is not None and lean:  # the typed score keeps the items
-        kept = {k: v for k, v in (score.metadata or {}).items() if k not in LEAN_TYPED}
+        kept = {k: v for k, v in (score.metadata or {}).items() if k in LEAN_RAW}
         scores[SCORER] = score.model_copy(update={"metadata": kept})
     store = dict(data.get("store") or {})
     error = data.get("error")
