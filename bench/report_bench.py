@@ -161,11 +161,15 @@ def main() -> None:
     parser.add_argument("--logs", type=int, default=5)
     parser.add_argument("--folder", default=None, help="write the logs here (kept)")
     parser.add_argument("--before", default=None, metavar="SRC", help="another checkout's src")
+    parser.add_argument(
+        "--reuse", action="store_true", help="read the logs already in --folder (not written)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.folder or scratch) / "logs"
         start = time.perf_counter()
-        logs = write_logs(folder, args.logs)
+        kept = sorted(folder.glob("model-*.eval"))[: args.logs]
+        logs = kept if args.reuse and len(kept) == args.logs else write_logs(folder, args.logs)
         size = sum(p.stat().st_size for p in logs) / len(logs) / 1e6
         print(
             f"wrote {len(logs)} full-size logs (1,548 scenarios, one epoch, {size:.0f} MB "
