@@ -13,6 +13,12 @@ The server reports each request's cached part to Inspect as OpenAI does
 reads as a real run would and ``medsp-report`` shows them beside the estimate.
 
     python -m bench.cache_bench [--no-audit] [--parts] [--json FILE] [--compare BEFORE.json]
+
+``--serve`` runs the same server alone, each answer after ``--latency`` seconds (as a real model
+takes a few), for playing the demo by hand through ``openai-api/cachebench/<role>``: a person in
+the clinician's chair waits on it as on a real patient and environment.
+
+    python -m bench.cache_bench --serve --latency 3
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import argparse
 import json
 import os
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -187,11 +194,13 @@ def chat_completion(
 
 
 @contextmanager
-def scripted_server(ledger: Ledger) -> Iterator[str]:
-    """An OpenAI-compatible server on 127.0.0.1 playing the scripted demo; yields its URL."""
+def scripted_server(ledger: Ledger, latency: float = 0.0, port: int = 0) -> Iterator[str]:
+    """An OpenAI-compatible server on 127.0.0.1 playing the scripted demo, each answer after
+    ``latency`` seconds (a provider's fixed delay); yields its URL (``port`` 0: any free port)."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
+            time.sleep(latency)
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
             messages = body.get("messages", [])
             text = reply(recognise(to_messages(messages)), to_messages(messages))
@@ -210,7 +219,7 @@ def scripted_server(ledger: Ledger) -> Iterator[str]:
         def log_message(self, format: str, *args: Any) -> None:
             return
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -252,6 +261,22 @@ def measure_parts(
     bills = {m.rsplit("/", 1)[-1]: b for m, b in ledger.bills.items()}
     parts = {m.rsplit("/", 1)[-1]: dict(p) for m, p in ledger.parts.items()}
     return bills, parts
+
+
+def serve(latency: float, port: int) -> None:
+    """Run the scripted server until Ctrl-C, saying how to point Inspect at it."""
+    with scripted_server(Ledger(), latency, port) as url:
+        print(f"export {SERVICE.upper()}_BASE_URL={url} {SERVICE.upper()}_API_KEY=local")
+        print(
+            f"roles: --model-role patient=openai-api/{SERVICE}/patient (environment, grader "
+            f"alike); each answer after {latency:g} s; Ctrl-C stops",
+            flush=True,
+        )
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            return
 
 
 def breakdown(parts: dict[str, dict[str, RoleBill]]) -> str:
@@ -356,7 +381,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--parts", action="store_true", help="also split each role's characters by part"
     )
+    parser.add_argument(
+        "--serve", action="store_true", help="only run the server, until Ctrl-C (see above)"
+    )
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
+    parser.add_argument("--port", type=int, default=0, help="the server's port (0: any free)")
     args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.latency, args.port)
+        return
     bills, parts = measure_parts(epochs=args.epochs, audit=not args.no_audit)
     print(table(bills))
     if args.parts:

@@ -458,7 +458,7 @@ def test_the_audit_the_probes_and_repeats_work_batched(
     assert down == {
         "demo_anaphylaxis/scenario1": 3,
         "demo_bad_news/scenario1": 1,
-        "demo_peds_asthma/scenario1": 3,
+        "demo_peds_asthma/scenario1": 4,  # the scripted grader credits the clinician's lines only
     }
     assert answers(batched["medsp_rubric"]) == DEMO_ANSWERS
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,7 +88,7 @@ def test_a_garbage_rubric_is_a_few_lines_and_no_traceback(case: Path) -> None:
     assert done.returncode == 1
     assert len(lines_of(said)) <= 5
     assert "Traceback" not in said
-    assert "rubric.yaml: not valid YAML" in said and "fix:" in said
+    assert "rubric.yaml:1: YAML cannot read this line" in said and "fix:" in said
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -357,6 +358,8 @@ def test_medsp_estimate_builds_a_custom_task(tmp_path: Path) -> None:
 def _marked_set(root: Path) -> Path:
     folder = root / "marked" / "chest"
     new_case(folder)
+    facts = folder / "case.yaml"
+    facts.write_text(facts.read_text().replace("[Margaret Hale,", "[Reyes,"))
     _write(
         folder / "examinee" / "01_door_note.md",
         "# Door note\n\nMr. Reyes, 58, chest pain for one hour.\n",
@@ -465,3 +468,57 @@ async def test_draft_refuses_an_empty_vignette_and_a_taken_folder(case: Path) ->
         await draft_case("  \n", "medsp/scripted", case.parent / "other", "v.txt")
     with pytest.raises(MedSPDataError, match="already exists"):
         await draft_case(sample_vignette(), "medsp/scripted", case, "v.txt")
+
+
+def test_a_case_the_scripted_demo_cannot_play_is_refused_at_load(case: Path) -> None:
+    with pytest.raises(
+        MedSPParameterError, match=r"medsp/scripted cannot play 1 case .*\(mycase/scenario1\)"
+    ):
+        medsp_custom(cases=str(case.parent), judge="medsp/scripted")
+
+
+def test_check_verifies_the_stage_syntax(case: Path) -> None:
+    stages = case / "environment" / "01_stages.md"
+    text = stages.read_text(encoding="utf-8")
+    stages.write_text(
+        text.replace("## 1 treatment_and_response", "## Stage 1: Treatment").replace(
+            "## 2 disposition", "## 3 disposition"
+        ),
+        encoding="utf-8",
+    )
+    found = check_set(case.parent).problems
+    assert [p.kind for p in found] == ["stages"] * 3, [p.line() for p in found]
+    said = [p.line() for p in found]
+    assert '"## Stage 1: Treatment" is not a stage heading' in said[0]
+    assert "stage 3 (disposition) should be stage 1" in said[1]
+    assert "the stages table does not list the stage headings" in said[2]
+    assert all("environment/01_stages.md:" in line and "; fix: " in line for line in said)
+    with pytest.raises(MedSPDataError, match=r"01_stages\.md:\d+: "):
+        medsp_custom(cases=str(case.parent))
+
+
+def test_a_case_may_hold_several_scenarios(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = tmp_path / "ours"
+    write_demo(cases)
+    case = cases / "demo_anaphylaxis"
+    second = case / "scenario2"
+    second.mkdir()
+    for part in ("examinee", "patient", "environment", "evaluator"):
+        shutil.copytree(case / part, second / part)
+    (second / "rubric.yaml").write_text("PC:\n  - Gives oxygen\n", encoding="utf-8")
+    _append(second / "examinee" / "01_door_note.md", "\nSeen again on the ward the next day.\n")
+    assert problems(cases) == []
+    records, report = load_custom(cases)
+    ids = [r.id for r in records]
+    assert "demo_anaphylaxis/scenario1" in ids and "demo_anaphylaxis/scenario2" in ids
+    assert report.name == "custom: ours, 3 cases" and report.scenarios == 4
+    [again] = [r for r in records if r.id == "demo_anaphylaxis/scenario2"]
+    assert "the next day" in again.scenario.packets.examinee
+    assert [i.text for i in again.rubric.items()] == ["Gives oxygen"]
+    assert main(["show", str(second), "--role", "clinician"]) == 0
+    assert "Seen again on the ward the next day." in capsys.readouterr().out
+    # a further scenario's faults are the case's, named in its own folder
+    (second / "rubric.yaml").write_text("PC:\n  - 12\n", encoding="utf-8")
+    assert any("scenario2/rubric.yaml:2: item '12'" in line for line in problems(cases))

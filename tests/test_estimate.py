@@ -13,13 +13,13 @@ from inspect_ai.log import EvalLog
 from inspect_medsp import medsp_demo
 from inspect_medsp.estimate.bill import run_bill
 from inspect_medsp.estimate.cli import main
-from inspect_medsp.estimate.model import Assumptions, RoleEstimate, estimate_records
 from inspect_medsp.estimate.prices import load_prices
 from inspect_medsp.full_report import write_report
 from inspect_medsp.record.read import read_log
 from inspect_medsp.scripted.recognise import demo_records
 from inspect_medsp.scripted.scripts import load_scripts
 from inspect_medsp.tokens import CHARS_PER_TOKEN
+from inspect_medsp.workload.model import Assumptions, RoleEstimate, estimate_records
 
 SCRIPTED = "medsp/scripted"
 TOLERANCE = 0.15

@@ -21,6 +21,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from inspect_medsp import medsp_demo
+from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.rubrics import load_rubrics
 from inspect_medsp.full_report import write_report
 from inspect_medsp.report.charts import PALETTE, SHADES, _shade, styles
@@ -227,11 +228,14 @@ def test_strategy_heatmap_cells_are_the_groups_metrics(report_dir: Path) -> None
 
 
 def test_one_colour_per_model_and_distinct_markers() -> None:
+    set_ = published_set("MedSP-demo", None, None)
+
     def group(clinician: str, strategy: str) -> GroupSummary:
         return GroupSummary(
-            key=(clinician, strategy, "turns", "j"), label=f"{clinician} ({strategy})",
-            clinician=clinician, strategy=strategy, protocol="turns", judge="j", runs=[],
-            metrics={}, source="log", samples=[],
+            key=(clinician, strategy, "turns", "j", set_.key, ""),
+            label=f"{clinician} ({strategy})", clinician=clinician, strategy=strategy,
+            protocol="turns", judge="j", case_set=set_, runs=[], metrics={}, source="log",
+            samples=[],
         )  # fmt: skip
 
     groups = [group("m/b", "off"), group("m/a", "off"), group("m/b", "bon")]

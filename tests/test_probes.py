@@ -79,7 +79,7 @@ def test_probes_on_the_scripted_demo_give_the_flips_known_by_hand(tmp_path: Path
     assert values == {
         "demo_anaphylaxis/scenario1": unchanged | HAND_ITEMS | {"removal_up": 0, "removal_down": 3},
         "demo_bad_news/scenario1": unchanged | HAND_ITEMS | {"removal_up": 0, "removal_down": 1},
-        "demo_peds_asthma/scenario1": unchanged | HAND_ITEMS | {"removal_up": 0, "removal_down": 3},
+        "demo_peds_asthma/scenario1": unchanged | HAND_ITEMS | {"removal_up": 0, "removal_down": 4},
     }
     found = probes_of(result)
     removal = {sid: next(p for p in r.probes if p.probe == "removal") for sid, r in found.items()}
@@ -88,13 +88,14 @@ def test_probes_on_the_scripted_demo_give_the_flips_known_by_hand(tmp_path: Path
         "demo_bad_news/scenario1": "turn 4: dropped its 2 actions, cited by 1 met items",
         "demo_peds_asthma/scenario1": "turn 1: dropped its 5 actions, cited by 4 met items",
     }
-    # peds item 4 (dexamethasone 12 mg) stays met: the nurse's feedback still reports it given
+    # peds item 4 (dexamethasone 12 mg) goes too: the nurse's feedback still reports it given,
+    # but the scripted grader credits only the clinician's own lines
     peds = removal["demo_peds_asthma/scenario1"]
-    assert [o.number for o in peds.down] == [1, 2, 3]
+    assert [o.number for o in peds.down] == [1, 2, 3, 4]
     assert [o.number for o in peds.outcomes if o.targeted] == [1, 2, 3, 4]
     assert result.results is not None
     metrics = next(s for s in result.results.scores if s.name == PROBE).metrics
-    assert metrics["removal_down"].value == 7 and metrics["recital_up"].value == 0
+    assert metrics["removal_down"].value == 8 and metrics["recital_up"].value == 0
     # each grading is a subtask named after its probe (what the viewer's outline shows), with
     # the change to the record as its input and what the grader found as its output
     met = {"demo_anaphylaxis/scenario1": 12, "demo_bad_news/scenario1": 11}

@@ -115,9 +115,9 @@ def test_probes_command_writes_table_chart_and_csv(
     assert "3 encounters probed" in capsys.readouterr().out
     table = {(r["probe"], r["group"]): r for r in rows(out / "probes.csv")}
     removal = table[("removal", "overall")]
-    assert (removal["down"], removal["could_down"], removal["up"]) == ("7", "36", "0")
+    assert (removal["down"], removal["could_down"], removal["up"]) == ("8", "36", "0")
     assert (table[("removal", "PC+MK+SBP")]["down"], table[("removal", "ICS+PROF")]["down"]) == (
-        "6",
+        "7",
         "1",
     )
     assert table[("padding", "overall")]["down"] == "0"
@@ -131,9 +131,10 @@ def test_probes_command_writes_table_chart_and_csv(
         ("demo_peds_asthma/scenario1", "1"),
         ("demo_peds_asthma/scenario1", "2"),
         ("demo_peds_asthma/scenario1", "3"),
+        ("demo_peds_asthma/scenario1", "4"),
     }
     md = (out / "probes.md").read_text(encoding="utf-8")
-    assert "| **overall** | 3 | 0/15 | 0.0%" in md and "7/36 | 19.4%" in md
+    assert "| **overall** | 3 | 0/15 | 0.0%" in md and "8/36 | 22.2%" in md
     assert (out / "probes.png").stat().st_size > 10_000
 
 

@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [c.name for c in COMMANDS]
     if given and given[0] not in names and given[0] not in ("-h", "--help"):
         first = given[0]
-        if not first.startswith("-") and not Path(first).exists():
+        if not first.startswith("-") and not Path(first).exists() and "://" not in first:
             print(f"{PROG}: error: {_unknown(first, names)}", file=sys.stderr)
             return USAGE_ERROR
         given = [REPORT.name, *given]

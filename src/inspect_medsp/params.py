@@ -11,7 +11,7 @@ import inspect
 import os
 import textwrap
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from inspect_ai import Task
 from pydantic import (
@@ -29,11 +29,14 @@ from inspect_medsp.encounter.solver import Protocol
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.human.names import is_human_model
 from inspect_medsp.preflight.params import finite, not_bool
+from inspect_medsp.record.shards import Shard
 from inspect_medsp.record.task import Strategy, StrategySettings
 from inspect_medsp.record.trajectory import MAX_TURNS
 
 ACCEPTED: dict[str, str] = {
     "cases": "a folder of your own case folders (medsp-cases new <folder>/<case> starts one)",
+    "identifiers": "refuse or allow (allow: run a set whose check finds identifiers, even with "
+    "a remote model; the log records the findings)",
     "data_dir": "a local folder holding <case_id>/<scenarioN>/<role>/*.md (or omit it)",
     "upstream_dir": "a local folder holding rubrics/ and subset.json (or omit it)",
     "data_revision": "a Hub branch, tag or commit of byrLLCC/MedSP1000 (or omit it)",
@@ -54,6 +57,8 @@ ACCEPTED: dict[str, str] = {
     "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
     "audit": "true or false (also audit the simulators with the auditor role)",
     "feedback": "true or false (practice mode: show a person the checklist after grading)",
+    "shard": "K/N, part K of N counted from 1, e.g. 2/4 (or omit it to run the whole "
+    "selection)",
 }
 """What each parameter accepts, as said in its error message."""
 
@@ -69,12 +74,13 @@ SOURCE_PARAMETERS = ("data_dir", "upstream_dir", "data_revision")
 """Where the data comes from: parameters of the tasks that read the benchmark, not of the
 bundled demo."""
 
-CUSTOM_PARAMETERS = ("cases",)
-"""Where a custom set comes from: the parameter of ``medsp_custom`` alone."""
+CUSTOM_PARAMETERS = ("cases", "identifiers")
+"""Where a custom set comes from, and whether it may leave with identifiers in it: the
+parameters of ``medsp_custom`` alone."""
 
-CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None}
+CALLER_TYPES: dict[str, Any] = {"scenarios": str | list[str] | None, "shard": str | None}
 """What a caller may pass where it is wider than the checked type (the checked value of
-``scenarios`` is a list; ``-T scenarios=a,b`` gives one string)."""
+``scenarios`` is a list; ``-T scenarios=a,b`` gives one string; ``-T shard=2/4`` is text)."""
 
 
 class TaskParameters(BaseModel):
@@ -88,6 +94,12 @@ class TaskParameters(BaseModel):
         default=None,
         description="Your own cases: a folder of case folders (``docs/case-format.md``), "
         "or a tree in the published layout.",
+    )
+    identifiers: Literal["refuse", "allow"] = Field(
+        default="refuse",
+        description="What to do with a custom set in which ``medsp-cases check`` finds likely "
+        "identifiers: ``refuse`` to send it to a remote model, or ``allow`` it (the log "
+        "records the findings).",
     )
     data_dir: str | None = Field(
         default=None,
@@ -165,6 +177,12 @@ class TaskParameters(BaseModel):
         default=False,
         description="Practice mode for a person in the clinician's chair (``--model "
         "medsp/human``): after grading, show the checklist with its evidence in the terminal.",
+    )
+    shard: Shard | None = Field(
+        default=None,
+        description="Run part K of N of the selected scenarios (``2/4``): the same parts on "
+        "every machine, balanced by the estimated calls and tokens; write each part's log "
+        "to ``<run>.shards/<K>/`` and medsp-report reads them as one run.",
     )
 
     @field_validator("cases", "data_dir", "upstream_dir", "specialties", mode="before")

@@ -25,6 +25,7 @@ from inspect_medsp.preflight.context import (
     loading_concurrency,
     loading_model,
     loading_roles,
+    loading_run_options,
     loading_task_args,
 )
 from inspect_medsp.preflight.models import model_unavailable
@@ -138,6 +139,7 @@ def check_person(clinician: str, params: RunChoices) -> None:
             f"--model {clinician} needs a screen to answer on, and --display none shows "
             "nothing: run with --display full (or plain)"
         )
+    check_person_run(clinician, params)
     concurrency = loading_concurrency()
     if concurrency is not None and not concurrency.one_at_a_time:
         asked = (
@@ -165,3 +167,32 @@ def said_at_load() -> Iterator[None]:
         if display_type() == "none" and inspect_loading():
             print(str(err), file=sys.stderr)
         raise
+
+
+def check_person_run(clinician: str, params: RunChoices) -> None:
+    """A person plays each case once, on their own time, and practice mode is graded.
+
+    Raises:
+        MedSPParameterError: ``--epochs`` above 1, a ``--time-limit``, or ``feedback=true``
+            with ``--no-score``.
+    """
+    options = loading_run_options()
+    if options is None:
+        return
+    if options.epochs is not None and options.epochs > 1:
+        raise MedSPParameterError(
+            f"--epochs {options.epochs} is not accepted with --model {clinician}: a person "
+            "would play the same case again, knowing it; drop --epochs (each case once)"
+        )
+    if options.time_limit is not None:
+        raise MedSPParameterError(
+            f"--time-limit {options.time_limit} is not accepted with --model {clinician}: it "
+            "counts the person's thinking time and would end the encounter while they think; "
+            "drop it (--working-limit counts only the models' time)"
+        )
+    if params.feedback and not options.score:
+        raise MedSPParameterError(
+            f"task parameter feedback=true is not accepted with --no-score: practice mode "
+            f"shows {clinician} the checklist after grading, and --no-score grades nothing; "
+            "drop --no-score (or drop -T feedback for a study session)"
+        )

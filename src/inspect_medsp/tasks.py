@@ -4,6 +4,7 @@ quality-controlled subset), ``medsp_demo`` (bundled original scenarios, no downl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
@@ -18,7 +19,9 @@ from inspect_ai.solver import Solver
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
-from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records
+from inspect_medsp.cases.privacy import refusal, set_findings
+from inspect_medsp.data.caseset import published_set
+from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records, show_on_console
 from inspect_medsp.data.manifest import manifest_digest
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.data.published import published_scenarios
@@ -40,16 +43,26 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import inspect_loading, loading_model, loading_role_models
+from inspect_medsp.preflight.context import (
+    inspect_loading,
+    loading_model,
+    loading_role_models,
+    loading_roles,
+)
 from inspect_medsp.record.grader import GRADER_ROLE
 from inspect_medsp.record.score import SCORER
+from inspect_medsp.record.shards import Shard, ShardRecord
 from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
 from inspect_medsp.record.viewer import MEDSP_VIEWER
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge, said_at_load
 from inspect_medsp.scoring.epochs import epoch_mean
 from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.scripted.recognise import plays
 from inspect_medsp.specialty.file import label_records
 from inspect_medsp.strategies import strategy_policy
+from inspect_medsp.workload.shards import RunShape, take_part
+
+logger = logging.getLogger("inspect_medsp")
 
 DEMO_PACKAGE = "inspect_medsp.data"
 
@@ -203,7 +216,11 @@ def medsp_task(
             rubric_revision=rubric_revision,
         )
         published = published_scenarios(name)
-        update = {"published": published, "rubrics_differ": rubrics_differ}
+        update = {
+            "published": published,
+            "rubrics_differ": rubrics_differ,
+            "case_set": published_set(name, data_revision, rubric_revision),
+        }
         return records, report.model_copy(update=update)
 
     return task_of(
@@ -252,6 +269,9 @@ def task_of(
     records, report = load()
     report.log()
     records, specialty_file = label_records(records, params.specialties, data_revision)
+    shard = None
+    if params.shard is not None:
+        records, shard = part_of_run(records, params.shard, params, settings, report.name)
     return Task(
         dataset=build_dataset(records, name=report.name),
         solver=_solver(params.protocol, judge, params.max_turns, settings, cache),
@@ -282,10 +302,39 @@ def task_of(
             rubric_revision=rubric_revision,
             rubric_manifest=rubric_manifest,
             specialties=specialty_file,
+            shard=shard,
         ).stored(),
         version=TASK_VERSION,
         viewer=MEDSP_VIEWER,
     )
+
+
+def part_of_run(
+    records: list[SampleRecord],
+    part: Shard,
+    params: TaskParameters,
+    settings: StrategySettings,
+    name: str,
+) -> tuple[list[SampleRecord], ShardRecord]:
+    """Part ``part`` of the selected ``records``, said in one line at load.
+
+    Raises:
+        MedSPParameterError: More parts than scenarios.
+    """
+    shape = RunShape(
+        max_turns=params.max_turns,
+        strategy=settings,
+        audit=params.audit,
+        grader_samples=params.grader_samples,
+    )
+    kept, shard = take_part(records, part, shape)
+    line = (
+        f"{name}: part {shard.part}, {len(kept)} of the {shard.scenarios} selected scenarios "
+        f"(selection {shard.selection[:12]}); write its log to <run>.shards/{shard.index}/"
+    )
+    logger.info(line)
+    show_on_console(line)
+    return kept, shard
 
 
 def _resolve_sources(params: TaskParameters) -> tuple[ResolvedSource, ResolvedSource]:
@@ -377,7 +426,68 @@ def custom_task(params: TaskParameters) -> Task:
             f"task parameter cases is required: medsp_custom runs your own cases, -T "
             f"cases=<folder> ({ACCEPTED['cases']})"
         )
-    return task_of(lambda: load_custom(folder, params.scenarios), params)
+    findings = set_findings(Path(folder)) if Path(folder).is_dir() else []
+    if params.identifiers == "refuse":
+        line = refusal(folder, findings, run_models(params))
+        if line is not None:
+            raise MedSPDataError(line)
+
+    def load() -> tuple[list[SampleRecord], LoadReport]:
+        records, report = load_custom(folder, params.scenarios)
+        refuse_unscripted(folder, records, run_models(params))
+        return records, with_findings(report, findings, params.identifiers == "allow")
+
+    return task_of(load, params)
+
+
+def refuse_unscripted(
+    folder: str, records: list[SampleRecord], models: list[str | None]
+) -> None:
+    """Stop the load when the scripted demo is to play a case it has no script for (it
+    replays the bundled demo's scenarios only), rather than fail in the middle of the run.
+
+    Raises:
+        MedSPParameterError: ``medsp/scripted`` plays a role and a case is not a demo's.
+    """
+    if SCRIPTED_MODEL not in models:
+        return
+    unplayable = [r.id for r in records if not plays(r)]
+    if unplayable:
+        n = len(unplayable)
+        raise MedSPParameterError(
+            f"{SCRIPTED_MODEL} cannot play {n} case{'' if n == 1 else 's'} of cases='{folder}' "
+            f"({', '.join(unplayable)}): it replays only the bundled demo's scenarios "
+            "(medsp-cases demo writes them); run these cases with a real model"
+        )
+
+
+def run_models(params: TaskParameters) -> list[str | None]:
+    """The models a run sends its cases to: the clinician (None when not known while the
+    task is built), each judged role's (bound with ``--model-role``, else ``judge``) and the
+    auditor's."""
+    roles = loading_roles()
+    judged = (*JUDGED_ROLES, *((AUDITOR_ROLE,) if params.audit else ()))
+    names: list[str | None] = [loading_model()]
+    for role in judged:
+        bound = roles.get(role)
+        names += bound.split(",") if bound else [params.judge]
+    return names
+
+
+def with_findings(report: LoadReport, findings: list[str], allowed: bool) -> LoadReport:
+    """The load report of a set that runs with identifier findings: the findings, and one
+    warning saying so."""
+    if not findings:
+        return report
+    n = len(findings)
+    why = "-T identifiers=allow" if allowed else "every model of the run is on this machine"
+    warning = (
+        f"{report.name}: {n} likely identifier{'' if n == 1 else 's'} left in the cases, sent "
+        f"as written ({why}); the log lists each (medsp_load.identifiers)"
+    )
+    return report.model_copy(
+        update={"identifiers": findings, "warnings": [*report.warnings, warning]}
+    )
 
 
 def registered(variant: Variant) -> Callable[..., Task]:

@@ -24,6 +24,7 @@ import inspect_medsp._registry  # noqa: F401  (every scorer of the package, with
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.result import ScorerResult
 from inspect_medsp.record.score import ScoreMetadata, ScoreValue
+from inspect_medsp.record.stop import PersonStop
 from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.record.trajectory import Trajectory
 
@@ -31,6 +32,7 @@ ROOTS: dict[str, type[BaseModel]] = {
     "task metadata (`log.eval.metadata`)": TaskMetadata,
     "sample metadata (`sample.metadata`)": SampleMetadata,
     "sample store (`sample.store`, keys `Trajectory:<field>`)": Trajectory,
+    "a person's stop (`sample.store['medsp_human_stop']`)": PersonStop,
     "score value (`sample.scores['medsp_rubric'].value`)": ScoreValue,
     "score metadata (`sample.scores['medsp_rubric'].metadata`)": ScoreMetadata,
 }

@@ -9,6 +9,7 @@ from inspect_medsp.cases.content import identifiers, leaks
 from inspect_medsp.cases.layout import CASE_FILE
 from inspect_medsp.cases.problems import Problem, shown
 from inspect_medsp.cases.read import CaseFiles, is_case, read_case
+from inspect_medsp.cases.stages import stage_faults
 
 
 @dataclass
@@ -52,15 +53,21 @@ def check_set(folder: Path, content: bool = True) -> SetCheck:
     """
     result = SetCheck(folder=folder)
     if not folder.is_dir():
-        problem = "is not a folder" if folder.exists() else "does not exist"
-        result.problems.append(
-            Problem(
-                file=shown(folder),
-                kind="no_cases",
-                message=problem,
-                fix="give the folder that holds your case folders (medsp-cases new "
-                f"{shown(folder)}/<case> starts one)",
+        if folder.exists():
+            problem = "is a file, not a folder of cases"
+            fix = (
+                "give the folder that holds your case folders; to draft a case from a "
+                f"vignette: medsp-cases draft {shown(folder)} --model <provider/model> --out "
+                "<folder>/<case>"
             )
+        else:
+            problem = "does not exist"
+            fix = (
+                "give the folder that holds your case folders (medsp-cases new "
+                f"{shown(folder)}/<case> starts one)"
+            )
+        result.problems.append(
+            Problem(file=shown(folder), kind="no_cases", message=problem, fix=fix)
         )
         return result
     for sub in case_folders(folder):
@@ -76,8 +83,14 @@ def check_set(folder: Path, content: bool = True) -> SetCheck:
             )
             continue
         case = read_case(sub)
+        faults = [f for scenario in case.scenarios for f in stage_faults(scenario)]
+        for where, fault in faults:
+            at = f"{shown(Path(where))}:{fault.line}" if fault.line else shown(Path(where))
+            case.problems.append(
+                Problem(file=at, kind="stages", message=fault.message, fix=fault.fix)
+            )
         if content:
-            case.problems.extend(leaks(case))
+            case.problems.extend(p for scenario in case.scenarios for p in leaks(scenario))
             case.problems.extend(identifiers(case))
         result.cases.append(case)
         result.problems.extend(case.problems)

@@ -17,6 +17,7 @@ import anyio
 
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.problems import shown
+from inspect_medsp.cases.show import ShownRole
 from inspect_medsp.commandline import Command, Parser
 from inspect_medsp.errors import MedSPDataError
 
@@ -34,6 +35,13 @@ def _folder_arguments(help: str) -> Callable[[argparse.ArgumentParser], None]:
     return add
 
 
+def _show_arguments(p: argparse.ArgumentParser) -> None:
+    from inspect_medsp.cases.show import ROLES
+
+    p.add_argument("case", metavar="DIR/CASE", help="one case folder")
+    p.add_argument("--role", required=True, choices=ROLES, help="whose reading to print")
+
+
 def _draft_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("vignette", metavar="VIGNETTE", help="a text file ('-' reads stdin)")
     p.add_argument("--model", required=True, help="the model that drafts, provider/model")
@@ -47,10 +55,21 @@ NEW = Command(
     arguments=_new_arguments,
     run=lambda args: _new(Path(args.case)),
 )
+def _check_description() -> str:
+    from inspect_medsp.cases.identify import CANNOT_SEE, LOOKS_FOR
+
+    looks = "; ".join(f"{kind}: {what}" for kind, what in LOOKS_FOR.items())
+    return (
+        "List every problem of a folder of cases, one line each; exit 1 if any. Likely "
+        f"identifiers it looks for: {looks}. Names a case declares in case.yaml (names:) "
+        f"are not flagged. It cannot see: {'; '.join(CANNOT_SEE)}."
+    )
+
+
 CHECK = Command(
     name="check",
     help="list every problem of a folder of cases",
-    description="List every problem of a folder of cases, one line each; exit 1 if any.",
+    description=_check_description(),
     arguments=_folder_arguments("a folder of case folders, or one case"),
     run=lambda args: _check(Path(args.folder)),
 )
@@ -61,6 +80,15 @@ DEMO = Command(
     arguments=_folder_arguments("the folder to write the cases into"),
     run=lambda args: _demo(Path(args.folder)),
 )
+SHOW = Command(
+    name="show",
+    help="print exactly what one role of a run reads of a case",
+    description="Print the messages a role opens its conversation with in a run, as the run "
+    "sends them: its instructions, then its materials (the grader's record of the encounter "
+    "is written during the run and shown as a marker).",
+    arguments=_show_arguments,
+    run=lambda args: _show(Path(args.case), args.role),
+)
 DRAFT = Command(
     name="draft",
     help="draft a case from a de-identified vignette",
@@ -69,7 +97,7 @@ DRAFT = Command(
     arguments=_draft_arguments,
     run=lambda args: _draft(args.vignette, args.model, Path(args.out)),
 )
-COMMANDS: tuple[Command, ...] = (NEW, CHECK, DEMO, DRAFT)
+COMMANDS: tuple[Command, ...] = (NEW, CHECK, DEMO, SHOW, DRAFT)
 """Every subcommand of ``medsp-cases``."""
 
 
@@ -126,8 +154,19 @@ def _demo(folder: Path) -> int:
     return 0
 
 
+def _show(case: Path, role: ShownRole) -> int:
+    from inspect_medsp.cases.show import role_messages, shown
+
+    print(shown(role_messages(case, role)), end="")
+    return 0
+
+
 def _draft(vignette: str, model: str, out: Path) -> int:
     from inspect_medsp.cases.draft import draft_case
+    from inspect_medsp.preflight.models import model_unavailable
+
+    if (why := model_unavailable(model)) is not None:
+        raise MedSPDataError(f"--model {model} cannot be used here: {why}")
 
     if vignette == "-":
         text, source = sys.stdin.read(), "a vignette on standard input"

@@ -1,9 +1,10 @@
 """What ``check`` reads in a case's words: leaks to the clinician and identifiers left in.
 
 A leak is the clinician's material (door note and resources) repeating word for word a fact the
-patient reveals only when asked, or a rubric item. An identifier is a pattern that is likely a
-real person's: a date with its year, a phone number, a record number, an e-mail or a street
-address. Both are found by pattern, so a check may flag what a clinician then keeps on purpose.
+patient reveals only when asked, or a rubric item. An identifier is what likely identifies a
+real person (:mod:`inspect_medsp.cases.identify` says what it looks for and what it cannot
+see). Both are found by pattern or list, so a check may flag what a clinician then keeps on
+purpose.
 """
 
 from __future__ import annotations
@@ -12,6 +13,16 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import yaml
+
+from inspect_medsp.cases.identify import (
+    FIXES,
+    IdentifierKind,
+    declared_tokens,
+    find,
+    vocabulary,
+)
+from inspect_medsp.cases.layout import CASE_FILE
 from inspect_medsp.cases.problems import Problem, shown
 from inspect_medsp.cases.read import CaseFiles, PacketFile
 
@@ -119,86 +130,41 @@ def leaks(case: CaseFiles) -> list[Problem]:
     return problems
 
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-IDENTIFIERS: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    (
-        "a date of birth",
-        re.compile(r"\b(?:DOB|D\.O\.B\.?|date of birth|born on)\b\s*[:\-]?\s*\S+", re.I),
-        "give the patient's age instead",
-    ),
-    (
-        "a full date (a birth, admission or visit date identifies a person)",
-        re.compile(
-            r"\b(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|"
-            rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?,?\s+(?:19|20)\d{{2}}|"
-            rf"{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{{2}})\b",
-            re.I,
-        ),
-        "give the age or a relative time instead (e.g. 'three years ago', 'day 2')",
-    ),
-    (
-        "a phone number",
-        re.compile(
-            r"(?:\b(?:phone|tel|telephone|mobile|cell|fax)\b\.?\s*(?:no\.?|number)?\s*[:#]?\s*"
-            r"\+?[\d(][\d\s().\-]{6,}\d|\+\d{1,3}[\s.\-]?\(?\d{2,4}\)?[\s.\-]?\d{3,4}[\s.\-]?"
-            r"\d{3,4}\b|\(\d{3}\)\s?\d{3}[\s.\-]\d{4}\b|\b\d{3}[.\-]\d{3}[.\-]\d{4}\b)",
-            re.I,
-        ),
-        "remove it (if the case needs one, write 'the ward's extension' without digits)",
-    ),
-    (
-        "a record number",
-        re.compile(
-            r"\b(?:MRN|medical record (?:number|no\.?)|record (?:number|no\.?)|hospital "
-            r"(?:number|no\.?)|NHS (?:number|no\.?)|patient (?:ID|number|no\.?)|chart "
-            r"(?:number|no\.?)|SSN|social security (?:number|no\.?))\b\s*[:#]?\s*"
-            r"[A-Z0-9][A-Z0-9\-]{3,}|\b\d{3}-\d{2}-\d{4}\b",
-            re.I,
-        ),
-        "remove it: a case needs no record number",
-    ),
-    (
-        "an e-mail address",
-        re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b"),
-        "remove it",
-    ),
-    (
-        "a street address",
-        re.compile(
-            r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|"
-            r"Lane|Ln|Drive|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent|"
-            r"Square|Sq|Parkway|Highway|Hwy)\b\.?"
-        ),
-        "give the kind of place instead (e.g. 'a flat in the town centre')",
-    ),
-)
-"""What a likely identifier looks like: its name, its pattern and the fix."""
-
-
 def identifiers(case: CaseFiles) -> list[Problem]:
-    """Likely identifiers in any text file of the case, with the line they are on."""
+    """Likely identifiers in any text file of the case, with the line they are on; the names
+    ``case.yaml`` declares as invented are not flagged (:mod:`inspect_medsp.cases.identify`)."""
+    declared = declared_tokens(declared_names(case))
+    words = vocabulary("\n".join(case.texts.values()))
     problems: list[Problem] = []
     for path, text in sorted(case.texts.items()):
         for number, line in enumerate(text.splitlines(), 1):
-            taken: list[range] = []  # one problem per stretch of text: the first name wins
-            for name, pattern, fix in IDENTIFIERS:
-                for match in pattern.finditer(line):
-                    span = range(match.start(), match.end())
-                    if any(span.start < t.stop and t.start < span.stop for t in taken):
-                        continue
-                    taken.append(span)
-                    problems.append(_identifier(path, number, name, match.group(0), fix))
+            if path.name == CASE_FILE and line.lstrip().startswith(("names:", "#")):
+                continue  # the declaration itself, and notes to the author
+            for finding in find(line, declared, words):
+                problems.append(_identifier(path, number, finding.kind, finding.text))
     return problems
 
 
-def _identifier(path: Path, line: int, name: str, found: str, fix: str) -> Problem:
+def declared_names(case: CaseFiles) -> list[str]:
+    """The names ``case.yaml`` declares, read even when another of its fields is faulty (so
+    one mistake does not turn every invented name into a finding)."""
+    if case.facts is not None:
+        return case.facts.names
+    text = case.texts.get(case.folder / CASE_FILE)
+    try:
+        data = yaml.safe_load(text) if text is not None else None
+    except yaml.YAMLError:
+        return []
+    names = data.get("names") if isinstance(data, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []
+
+
+def _identifier(path: Path, line: int, kind: IdentifierKind, found: str) -> Problem:
     found = " ".join(found.split())
+    article = "an" if kind[0] in "aeiou" else "a"
     return Problem(
         file=f"{shown(path)}:{line}",
         kind="identifier",
-        message=f"likely {name} left in: \"{found}\"",
-        fix=f"{fix}; cases come from real records and must be de-identified",
+        message=f'likely {article} {kind} left in: "{found}"',
+        fix=f"{FIXES[kind]}; cases come from real records and must be de-identified",
     )

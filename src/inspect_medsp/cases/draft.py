@@ -81,6 +81,9 @@ class DraftedCase(BaseModel):
     instructions: str
     resources: list[Resource] = Field(default_factory=list)
     patient_name: str
+    names: list[str] = Field(default_factory=list)
+    """Every name the draft invents (the patient's, relatives', staff's), declared in
+    ``case.yaml`` so ``check`` flags any other."""
     patient_profile: str
     volunteers: list[str]
     only_when_asked: list[str]
@@ -106,6 +109,7 @@ SHAPE = json.dumps(
         "instructions": "<markdown: the clinician's task and how the encounter runs>",
         "resources": [{"title": "<title>", "text": "<markdown>"}],
         "patient_name": "<invented name>",
+        "names": ["<every name you invented: the patient, relatives, staff>"],
         "patient_profile": "<who they are and how they talk>",
         "volunteers": ["<said of their own accord>"],
         "only_when_asked": ["<fact revealed only when asked>"],
@@ -288,6 +292,7 @@ def _facts(draft: DraftedCase, case_id: str, source: str) -> CaseFacts:
                 "language": draft.language or "en",
                 "status": "draft",
                 "source": source,
+                "names": list(dict.fromkeys([draft.patient_name, *draft.names])),
             }
         )
     except ValidationError as err:

@@ -13,7 +13,10 @@ from inspect_medsp.data.models import Role
 CASE_FILE = "case.yaml"
 RUBRIC_FILE = "rubric.yaml"
 SCENARIO = "scenario1"
-"""Every case in the case format is one scenario of the published layout: ``<id>/scenario1``."""
+"""A case's first scenario, the one its own packets and rubric make: ``<id>/scenario1``."""
+MORE_SCENARIOS = re.compile(r"^scenario([2-9]|[1-9][0-9]+)$")
+"""A folder of a further scenario of the case (``scenario2/`` ...), holding its own packet
+folders and rubric; the case's facts are shared."""
 
 PACKETS: dict[str, Role] = {
     "examinee": "examinee",
@@ -79,6 +82,9 @@ class CaseFacts(BaseModel):
     status: Status
     source: str | None = Field(default=None)
     """Where the case comes from (optional, free text)."""
+    names: list[Text] = Field(default_factory=list)
+    """The names the case invents for its people (patient, relatives, staff): ``check``
+    flags every other name it finds. Read by ``check`` only: ``case.yaml`` reaches no model."""
 
     def metadata(self) -> dict[str, str]:
         """The sample metadata of the case, with the published layout's field names."""
@@ -98,5 +104,15 @@ class CaseFacts(BaseModel):
         return meta
 
 
-FIELDS = ("id", "title", "specialty", "patient", "setting", "language", "status", "source")
+FIELDS = (
+    "id",
+    "title",
+    "specialty",
+    "patient",
+    "setting",
+    "language",
+    "status",
+    "source",
+    "names",
+)
 """The fields of ``case.yaml``, in the order a template writes them."""

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from inspect_medsp.cases.check import check_set
-from inspect_medsp.cases.layout import PACKETS, SCENARIO
+from inspect_medsp.cases.layout import PACKETS
 from inspect_medsp.cases.read import CaseFiles
+from inspect_medsp.data.caseset import custom_set
 from inspect_medsp.data.dataset import LoadReport, load_records, select_ids
 from inspect_medsp.data.models import Packets, Rubric, SampleRecord, Scenario
 from inspect_medsp.data.rubrics import RUBRICS_FOLDER
@@ -44,13 +45,13 @@ def record_of(case: CaseFiles) -> SampleRecord:
     rubric = Rubric.model_validate(
         {
             "case_id": case_id,
-            "scenario": SCENARIO,
-            "scenario_dir": f"{case_id}/{SCENARIO}",
+            "scenario": case.scenario,
+            "scenario_dir": f"{case_id}/{case.scenario}",
             **case.rubric,
         }
     )
     scenario = Scenario(
-        case_id=case_id, scenario=SCENARIO, packets=packets, metadata=case.facts.metadata()
+        case_id=case_id, scenario=case.scenario, packets=packets, metadata=case.facts.metadata()
     )
     return SampleRecord(scenario=scenario, rubric=rubric)
 
@@ -99,22 +100,30 @@ def load_custom(
     if published is not None:
         records, report = load_records(*published, scenarios=scenarios, name=CUSTOM)
         name = set_name(root, len(records))
-        return [r.model_copy() for r in records], report.model_copy(update={"name": name})
+        update = {"name": name, "case_set": custom_set(root, len(records), [])}
+        return [r.model_copy() for r in records], report.model_copy(update=update)
     checked = check_set(root, content=False)
-    if checked.problems:
-        first = checked.problems[0].line()
-        more = len(checked.problems) - 1
+    stopping = [p for p in checked.problems if p.stops_a_run]
+    if stopping:
+        first = stopping[0].line()
+        more = len(stopping) - 1
         rest = f" (and {more} more problem{'' if more == 1 else 's'})" if more else ""
         raise MedSPDataError(
             f"custom set {root}: {first}{rest}; run medsp-cases check {folder} to list them"
         )
-    by_id = {record_of(case).id: case for case in checked.cases}
+    by_id = {record_of(s).id: s for case in checked.cases for s in case.scenarios}
     ids = select_ids(sorted(by_id), scenarios)
     chosen = [by_id[i] for i in ids]
     records = [record_of(case) for case in chosen]
-    name = set_name(root, len(records))
-    report = LoadReport.of(name, [r.rubric for r in records], {}, {})
-    drafts = [c.facts.id for c in chosen if c.facts is not None and c.facts.status == "draft"]
+    name = set_name(root, len({r.scenario.case_id for r in records}))
+    drafts = list(
+        dict.fromkeys(
+            c.facts.id for c in chosen if c.facts is not None and c.facts.status == "draft"
+        )
+    )
+    report = LoadReport.of(name, [r.rubric for r in records], {}, {}).model_copy(
+        update={"case_set": custom_set(root, len(checked.cases), drafts)}
+    )
     if drafts:
         report = report.model_copy(update={"warnings": [drafts_line(name, drafts, root)]})
     return records, report

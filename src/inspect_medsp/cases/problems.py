@@ -20,11 +20,14 @@ ProblemKind = Literal[
     "duplicate_id",
     "leak",
     "identifier",
+    "stray_file",
+    "stages",
 ]
 
-CONTENT: frozenset[ProblemKind] = frozenset({"leak", "identifier"})
-"""Problems of what a case says, not of its form: a run still loads such a case (the author
-decides), while every other problem stops the load."""
+CONTENT: frozenset[ProblemKind] = frozenset({"leak", "identifier", "stray_file"})
+"""Problems a run still loads a case with (the author decides): what a case says, and a
+file no role reads; every other problem stops the load. (A set with identifiers is refused
+for a remote model unless acknowledged: :mod:`inspect_medsp.cases.privacy`.)"""
 
 
 class Problem(BaseModel):

@@ -12,18 +12,28 @@ from typing import Any
 
 import yaml
 from pydantic import ValidationError
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from inspect_medsp.cases.layout import (
     CASE_FILE,
     FIELDS,
+    MORE_SCENARIOS,
     PACKET_ROLES,
     PACKET_SUFFIXES,
     PACKETS,
     RUBRIC_FILE,
+    SCENARIO,
     CaseFacts,
     strip_comments,
 )
-from inspect_medsp.cases.problems import Problem, shown
+from inspect_medsp.cases.problems import Problem, ProblemKind, shown
+from inspect_medsp.cases.yamlfile import (
+    NULL_TAG,
+    Fault,
+    compose,
+    duplicate_keys,
+    item_of,
+)
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES, Competency
 from inspect_medsp.data.scenarios import strip_deleted
 
@@ -39,6 +49,7 @@ FIELD_FIX: dict[str, str] = {
     "status": "write status: draft until a clinician has reviewed the case, then "
     "status: reviewed",
     "source": "say where the case comes from in one line of text, or delete the line",
+    "names": "list the names the case invents, e.g. names: [Margaret Hale, Daniel Osei]",
 }
 """How to fix each field of ``case.yaml``."""
 
@@ -69,6 +80,16 @@ class CaseFiles:
     rubric: dict[Competency, list[str]] | None = None
     problems: list[Problem] = field(default_factory=list)
     texts: dict[Path, str] = field(default_factory=dict)
+    scenario: str = SCENARIO
+    """Which scenario of the case these packets and rubric make."""
+    more: list[CaseFiles] = field(default_factory=list)
+    """The case's further scenarios (``scenario2/`` ...), each read the same way; their
+    problems and texts are the case's too."""
+
+    @property
+    def scenarios(self) -> list[CaseFiles]:
+        """Every scenario of the case, the first one first."""
+        return [self, *self.more]
     """Every text file of the case that could be read, as written (for the content checks)."""
 
     def sections(self, packet: str) -> list[tuple[str, str]]:
@@ -111,10 +132,51 @@ def read_case(folder: Path) -> CaseFiles:
     """Read a case folder: facts, the four packets and the rubric, with every problem."""
     case = CaseFiles(folder=folder)
     _read_facts(case)
+    known = {CASE_FILE, RUBRIC_FILE, *PACKETS}
+    for path in sorted(folder.iterdir(), key=_scenario_order):
+        if path.is_dir() and MORE_SCENARIOS.match(path.name):
+            case.more.append(_read_scenario(case, path))
+        elif path.name not in known and not path.name.startswith("."):
+            case.add(
+                path,
+                "stray_file",
+                "not read by any role: a case holds case.yaml, rubric.yaml and the packet "
+                f"folders {', '.join(PACKETS)}",
+                "move it into a packet folder as a .md file if a role should read it, or out "
+                "of the case",
+            )
     for packet in PACKETS:
         _read_packet(case, packet)
     _read_rubric(case)
     return case
+
+
+def _scenario_order(path: Path) -> tuple[int, str]:
+    match = MORE_SCENARIOS.match(path.name)
+    return (int(match.group(1)) if match else 0, path.name)
+
+
+def _read_scenario(case: CaseFiles, folder: Path) -> CaseFiles:
+    """A further scenario of ``case``: its packets and rubric, its problems and texts added
+    to the case's."""
+    scenario = CaseFiles(folder=folder, facts=case.facts, scenario=folder.name)
+    for packet in PACKETS:
+        _read_packet(scenario, packet)
+    _read_rubric(scenario)
+    known = {RUBRIC_FILE, *PACKETS}
+    for path in sorted(folder.iterdir()):
+        if path.name not in known and not path.name.startswith("."):
+            scenario.add(
+                path,
+                "stray_file",
+                "not read by any role: a scenario folder holds rubric.yaml and the packet "
+                f"folders {', '.join(PACKETS)}",
+                "move it into a packet folder as a .md file if a role should read it, or out "
+                "of the case",
+            )
+    case.problems.extend(scenario.problems)
+    case.texts.update(scenario.texts)
+    return scenario
 
 
 def _yaml(case: CaseFiles, path: Path, what: str) -> tuple[bool, Any]:
@@ -122,6 +184,13 @@ def _yaml(case: CaseFiles, path: Path, what: str) -> tuple[bool, Any]:
     is not UTF-8 or not YAML is a problem."""
     text = read_text(case, path)
     if text is None:
+        return False, None
+    node, faults = compose(text)
+    if node is not None:
+        faults += duplicate_keys(node)
+    for fault in faults:
+        _fault(case, path, fault)
+    if faults:
         return False, None
     try:
         return True, yaml.safe_load(text)
@@ -193,9 +262,13 @@ def _read_facts(case: CaseFiles) -> None:
                 message = f"field '{where}' is missing"
             elif error["type"] == "extra_forbidden":
                 message = f"field '{where}' is not a field of a case"
+            elif error["type"] == "string_pattern_mismatch" and name == "id":
+                value = " ".join(repr(error.get("input")).split())[:60]
+                message = f"field 'id' = {value}: not an id (no spaces or other signs)"
             else:
                 value = " ".join(repr(error.get("input")).split())[:60]
-                message = f"field '{where}' = {value}: {error['msg'].lower()}"
+                said = str(error["msg"])
+                message = f"field '{where}' = {value}: {said[:1].lower()}{said[1:]}"
             fix = FIELD_FIX.get(
                 name, f"delete it or correct its spelling (the fields: {', '.join(FIELDS)})"
             )
@@ -220,9 +293,10 @@ def _read_packet(case: CaseFiles, packet: str) -> None:
         if path.suffix.lower() not in PACKET_SUFFIXES:
             case.add(
                 path,
-                "empty_packet",
-                f"not read: only {' and '.join(PACKET_SUFFIXES)} files are packet text",
-                "save it as a .md file, or move it out of the case folder",
+                "stray_file",
+                f"not read by any role: only {' and '.join(PACKET_SUFFIXES)} files are packet "
+                "text",
+                "save it as a .md file if a role should read it, or move it out of the case",
             )
             continue
         text = read_text(case, path)
@@ -242,27 +316,41 @@ def _read_packet(case: CaseFiles, packet: str) -> None:
 
 def _read_rubric(case: CaseFiles) -> None:
     path = case.folder / RUBRIC_FILE
-    data = _mapping(
-        case,
-        path,
-        "rubric",
-        (
+    if not path.is_file():
+        case.add(
+            path,
             "no_items",
             "missing: the case has no rubric",
             f"add {RUBRIC_FILE} with items under {', '.join(COMPETENCIES)}",
-        ),
-        (
-            "is not items under competency names (it reads as {kind})",
+        )
+        return
+    text = read_text(case, path)
+    if text is None:
+        return
+    node, faults = compose(text)
+    if node is not None:
+        faults += duplicate_keys(node)
+    for fault in faults:
+        _fault(case, path, fault)
+    if faults and node is None:
+        return
+    if node is not None and not isinstance(node, MappingNode):
+        kind = _kind(yaml.safe_load(text))
+        case.add(
+            path,
+            "rubric",
+            f"is not items under competency names (it reads as {kind})",
             f"write each competency on its own line ({', '.join(COMPETENCIES)}) followed by "
             "its items, one per line starting with '- '",
-        ),
-    )
-    if data is None:
+        )
         return
+    lines = text.splitlines()
     rubric: dict[Competency, list[str]] = {c: [] for c in COMPETENCIES}
-    for key, items in data.items():
+    first: dict[tuple[str, str], int] = {}
+    for key_node, items in node.value if node is not None else []:
+        key = str(key_node.value)
         if key not in COMPETENCIES:
-            upper = str(key).strip().upper()
+            upper = key.strip().upper()
             hint = f" (did you mean {upper}?)" if upper in COMPETENCIES else ""
             case.add(
                 path,
@@ -271,21 +359,42 @@ def _read_rubric(case: CaseFiles) -> None:
                 f"put its items under one of {COMPETENCY_LIST}",
             )
             continue
-        if items is None:
+        if isinstance(items, ScalarNode) and items.tag == NULL_TAG:
             continue
-        if not isinstance(items, list) or not all(
-            isinstance(i, str) and i.strip() for i in items
-        ):
-            case.add(
+        if not isinstance(items, SequenceNode):
+            _fault(
+                case,
                 path,
-                "rubric",
-                f"'{key}' must be a list of items, each a line of text starting with '- '",
-                f"write the items under {key}: one per line as '- <what the clinician does>'",
+                Fault(
+                    items.start_mark.line + 1,
+                    f"'{key}' must be a list of items, each a line of text starting with '- '",
+                    f"write the items under {key}: one per line as '- <what the clinician "
+                    "does>'",
+                ),
             )
             continue
-        rubric[key] = [i.strip() for i in items]
+        for child in items.value:
+            item = item_of(child, lines)
+            if isinstance(item, Fault):
+                _fault(case, path, item)
+                continue
+            same = (key, " ".join(item.text.split()).casefold())
+            if same in first:
+                _fault(
+                    case,
+                    path,
+                    Fault(
+                        item.line,
+                        f"{key} item repeats line {first[same]} word for word: the grader "
+                        "gives one verdict per item, so the copy is never judged",
+                        "delete one of the two",
+                    ),
+                )
+                continue
+            first[same] = item.line
+            rubric[key].append(item.text)
     total = sum(len(v) for v in rubric.values())
-    if total == 0 and not any(p.file == shown(path) for p in case.problems):
+    if total == 0 and not any(p.file.startswith(shown(path)) for p in case.problems):
         case.add(
             path,
             "no_items",
@@ -294,6 +403,14 @@ def _read_rubric(case: CaseFiles) -> None:
             f"{', '.join(COMPETENCIES)}",
         )
     case.rubric = rubric
+
+
+def _fault(case: CaseFiles, path: Path, fault: Fault) -> None:
+    """A fault of a YAML file as the case's problem, naming the file and line."""
+    kind: ProblemKind = "facts" if path.name == CASE_FILE else "rubric"
+    case.problems.append(
+        Problem(file=f"{shown(path)}:{fault.line}", kind=kind, message=fault.message, fix=fault.fix)
+    )
 
 
 def _kind(value: object) -> str:

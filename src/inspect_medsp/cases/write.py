@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -71,6 +72,8 @@ def new_case(folder: Path) -> list[Path]:
 def facts_yaml(facts: CaseFacts) -> str:
     """``case.yaml`` for ``facts``, fields in the template's order."""
     data = facts.model_dump(exclude_none=True)
+    if not data["names"]:
+        del data["names"]
     age = data["patient"]["age"]
     if age.isdigit():
         data["patient"]["age"] = int(age)
@@ -165,6 +168,14 @@ def published_case(scenario_dir: Path, rubric_file: Path, status: str = "reviewe
     return facts, packets, read_rubric(rubric_file).by_competency()
 
 
+def demo_names() -> dict[str, list[str]]:
+    """The names each bundled demo case invents (``demo/names.json``), declared in its
+    ``case.yaml`` when the demo is written in the case format."""
+    path = demo_root() / "names.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {str(case): [str(n) for n in names] for case, names in data.items()}
+
+
 def write_demo(folder: Path) -> list[Path]:
     """The bundled demo's scenarios as case folders in ``folder`` (one per case).
 
@@ -183,6 +194,7 @@ def write_demo(folder: Path) -> list[Path]:
     for scenario_dir in scenarios:
         rubric_file = rubrics / f"{scenario_dir.parent.name}_{scenario_dir.name}.json"
         facts, packets, rubric = published_case(scenario_dir, rubric_file)
+        facts = facts.model_copy(update={"names": demo_names().get(facts.id, [])})
         target = folder / facts.id
         write_case(target, facts, packets, rubric)
         written.append(target)

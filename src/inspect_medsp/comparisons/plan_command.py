@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from inspect_medsp.estimate.prices import load_prices
     from inspect_medsp.report.collect import collect
     from inspect_medsp.report.findings import analyse
+    from inspect_medsp.report.shards import ShardSetRefused
 
     try:
         prices = load_prices(args.model_cost_config) if args.model_cost_config else None
@@ -51,7 +52,12 @@ def run(args: argparse.Namespace) -> int:
     if not runs:
         print("medsp-report plan: nothing could be read", file=sys.stderr)
         return 1
-    plan = make_plan(analyse(runs, problems), args.detect, prices)
+    try:
+        analysis = analyse(runs, problems)
+    except ShardSetRefused as err:
+        print(f"medsp-report plan: error: {err}", file=sys.stderr)
+        return 1
+    plan = make_plan(analysis, args.detect, prices)
     with contextlib.suppress(BrokenPipeError):
         print(render_plan(plan), end="")
     return 0

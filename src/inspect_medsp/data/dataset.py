@@ -13,6 +13,7 @@ from inspect_ai.util import display_type
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp._inspect import display, display_type_initialized
+from inspect_medsp.data.caseset import CaseSet
 from inspect_medsp.data.models import COMPETENCIES, Competency, Rubric, SampleRecord
 from inspect_medsp.data.published import PUBLISHED_KEY, published_scenarios
 from inspect_medsp.data.rubrics import RubricSet, load_rubrics, load_subset
@@ -77,6 +78,11 @@ class LoadReport(BaseModel):
     rubrics_differ: str | None = None
     """How the rubric copy read differs from the published files (a local ``upstream_dir``;
     :mod:`inspect_medsp.data.manifest`), None when it is the published copy or unchecked."""
+    case_set: CaseSet | None = None
+    """Which set of cases was loaded (None in logs written before it was recorded)."""
+    identifiers: list[str] = Field(default_factory=list)
+    """The likely identifiers ``medsp-cases check`` found in a custom set that ran anyway,
+    one line each (``-T identifiers=allow``, or every model on this machine)."""
 
     @property
     def comparable(self) -> bool:

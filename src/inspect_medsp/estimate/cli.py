@@ -12,7 +12,10 @@ from inspect_ai.model import ModelCost
 from inspect_medsp._inspect import parse_cli_args
 from inspect_medsp.commandline import USAGE_ERROR, Parser
 from inspect_medsp.errors import PrerequisiteError
-from inspect_medsp.estimate.model import (
+from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
+from inspect_medsp.estimate.selection import TASKS, Selection, from_rubrics, from_task
+from inspect_medsp.tokens import CHARS_PER_TOKEN
+from inspect_medsp.workload.model import (
     GRADING_ROLES,
     PROBES,
     ROLES,
@@ -20,9 +23,6 @@ from inspect_medsp.estimate.model import (
     Estimate,
     estimate_records,
 )
-from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
-from inspect_medsp.estimate.selection import TASKS, Selection, from_rubrics, from_task
-from inspect_medsp.tokens import CHARS_PER_TOKEN
 
 ROLE_LABELS = {"strategy": "strategy extras", "probes": "grader probes"}
 BATCH_DISCOUNT = 0.5

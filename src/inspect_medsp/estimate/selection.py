@@ -20,7 +20,8 @@ from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.read import SampleMetadata
 from inspect_medsp.record.task import StrategySettings, TaskMetadata
-from inspect_medsp.tasks import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.tasks import CUSTOM, medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.workload.shards import RunShape, take_part
 
 TASKS: dict[str, Callable[..., Task]] = {
     "medsp1000": medsp1000,
@@ -87,6 +88,9 @@ def from_task(name: str, args: dict[str, Any]) -> Selection:
         MedSPDataError: A bad parameter or unavailable data (the task's own message).
     """
     check_args(name, args)
+    if name == CUSTOM.task and "identifiers" not in args:
+        # an estimate sends nothing to any model: a set's identifiers are its run's concern
+        args = {**args, "identifiers": "allow"}
     task = task_function(name)(**args)
     meta = TaskMetadata.read(task.metadata)
     if meta is None or meta.max_turns is None:
@@ -152,9 +156,20 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
         for i in ids
         if (r := rubric_set.rubrics.get(i)) is not None and r.n_items > 0
     ]
+    note = report.count_line() if report.excluded else ""
+    if params.shard is not None:
+        shape = RunShape(
+            max_turns=params.max_turns,
+            strategy=params.strategy_settings(),
+            audit=params.audit,
+            grader_samples=params.grader_samples,
+        )
+        records, shard = take_part(records, params.shard, shape)
+        part = f"part {shard.part}: {len(records)} of the {shard.scenarios} selected scenarios"
+        note = f"{note}; {part}" if note else part
     return Selection(
         name=report.name,
-        note=report.count_line() if report.excluded else "",
+        note=note,
         records=records,
         max_turns=params.max_turns,
         settings=params.strategy_settings(),

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from inspect_medsp.data.dataset import show_on_console
 from inspect_medsp.record.read import reduced_samples
 from inspect_medsp.record.score import SCORER, ScoreValue
+from inspect_medsp.record.shards import ShardRecord
 from inspect_medsp.record.task import TaskMetadata
 
 logger = logging.getLogger(__name__)
@@ -37,12 +38,16 @@ class RunCoverage(BaseModel):
     """Samples (scenario and epoch) that ended in an error and have no score."""
     rubrics_differ: str | None = None
     """How the run's rubrics differ from the published files, if they do."""
+    shard: ShardRecord | None = None
+    """The part of the selection the run holds (``-T shard=K/N``), None for a whole run."""
 
     @property
     def comparable(self) -> bool:
         """Every published scenario scored (or the task has no published size), with the
-        published rubrics."""
-        complete = self.published is None or self.scored >= self.published
+        published rubrics; for a part, every scenario of the part (the report pools the
+        parts, and says whether the run they make is complete)."""
+        expected = self.shard.size(self.shard.index) if self.shard else self.published
+        complete = expected is None or self.scored >= expected
         return complete and self.rubrics_differ is None
 
     @classmethod
@@ -56,6 +61,7 @@ class RunCoverage(BaseModel):
             name=log.eval.dataset.name or log.eval.task,
             published=load.published if load is not None else None,
             rubrics_differ=load.rubrics_differ if load is not None else None,
+            shard=metadata.shard,
         )
         for sample in reduced_samples(log, SCORER):
             if ScoreValue.read(sample.value) is not None:
@@ -68,7 +74,10 @@ class RunCoverage(BaseModel):
 
     def parts(self) -> list[str]:
         """The clauses of :meth:`line`, each a count a reader needs."""
-        of = f" of {self.published} published" if self.published is not None else ""
+        if self.shard is not None:
+            of = f" of the part's {self.shard.size(self.shard.index)}"
+        else:
+            of = f" of {self.published} published" if self.published is not None else ""
         parts = [f"{self.scored}{of} scenarios scored"]
         if self.unscored:
             parts.append(f"{len(self.unscored)} unscored")
@@ -79,13 +88,16 @@ class RunCoverage(BaseModel):
     def line(self) -> str:
         """One line: N of M scenarios scored, what is missing, and whether it is comparable."""
         head, *rest = self.parts()
-        line = f"{self.name}: {head}"
+        part = f" part {self.shard.part}" if self.shard is not None else ""
+        line = f"{self.name}{part}: {head}"
         if rest:
             line += f" ({', '.join(rest)})"
         if self.rubrics_differ is not None:
             line += f"; the rubrics are not the published ones ({self.rubrics_differ})"
         if not self.comparable:
             line += "; not comparable with the published numbers"
+        elif self.shard is not None:
+            line += f"; medsp-report reads the {self.shard.count} parts as one run"
         return line
 
 

@@ -23,12 +23,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from inspect_medsp._inspect import sample_active
+from inspect_medsp.human.chair import leave_seat
 from inspect_medsp.human.evidence import told
 from inspect_medsp.human.form import ctrl_c_at_the_prompt, read_line, show
 from inspect_medsp.human.names import is_human_model, person_name
 from inspect_medsp.human.view import for_person
 from inspect_medsp.record.evidence import encounter_lines
 from inspect_medsp.record.score import ScoreMetadata
+from inspect_medsp.record.stop import GRADING_STOPPED, PersonStop
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.templates import render
 
@@ -56,26 +58,82 @@ def debrief(feedback: bool) -> Cleanup:
                     f"the clinician here is {clinician}: read it in inspect view"
                 )
             return
-        person = person_name(clinician.partition("/")[2])
-        score = (state.scores or {}).get(SCORER)
-        with input_screen() as console:
-            if console.quiet:
-                return
-            console.rule(f"MedSP encounter · {person} · the end")
-            show(console, ending(state))
-            # a stopped encounter's ending already says it is not scored
-            if feedback and score is not None and Trajectory(store=state.store).complete:
-                console.print("")
-                show_checklist(console, score, Trajectory(store=state.store))
-                console.print("")
-                # one line, however long the path: the terminal wraps it and it copies whole
-                where = render("debrief_where", package=PACKAGE, log=log_location())
-                console.print(escape(where), soft_wrap=True, highlight=False)
-            console.print("")
-            with contextlib.suppress(EOFError, KeyboardInterrupt), ctrl_c_at_the_prompt():
-                read_line(console, "Press Enter to go on. ")
+        try:
+            show_ending(state, feedback)
+        finally:
+            leave_seat()
 
     return cleanup
+
+
+def show_ending(state: TaskState, feedback: bool) -> None:
+    """The end of a person's case on the input screen: how it ended, what they had typed
+    when they stopped, their time, an ungraded encounter's grading command, and the
+    checklist in practice mode; then it waits for Enter."""
+    person = person_name(str(state.model).partition("/")[2])
+    score = (state.scores or {}).get(SCORER)
+    traj = Trajectory(store=state.store)
+    with input_screen() as console:
+        if console.quiet:
+            return
+        console.rule(f"MedSP encounter · {person} · the end")
+        show(console, ending(state))
+        stop = PersonStop.of(state.store)
+        if stop is not None and not traj.complete:
+            show(console, typed_when_stopped(stop))
+        times = your_time(traj)
+        if times:
+            console.print("")
+            show(console, times)
+        ungraded = score is not None and ScoreMetadata.read(score.metadata).unscored
+        if traj.complete and ungraded == GRADING_STOPPED:
+            console.print("")
+            grade = render("debrief_ungraded", package=PACKAGE, log=log_location() or "LOG")
+            console.print(escape(grade), soft_wrap=True, highlight=False)
+        # a stopped encounter's ending already says it is not scored
+        elif feedback and score is not None and traj.complete:
+            console.print("")
+            show_checklist(console, score, traj)
+            console.print("")
+            # one line, however long the path: the terminal wraps it and it copies whole
+            where = render("debrief_where", package=PACKAGE, log=log_location())
+            console.print(escape(where), soft_wrap=True, highlight=False)
+        console.print("")
+        with contextlib.suppress(EOFError, KeyboardInterrupt), ctrl_c_at_the_prompt():
+            read_line(console, "Press Enter to go on. ")
+
+
+def typed_when_stopped(stop: PersonStop) -> str:
+    """What the person had typed of the turn they stopped in, as the log keeps it."""
+    if not stop.speak and not stop.actions:
+        return f"You had typed nothing of turn {stop.turn}."
+    head = (
+        f"Your turn {stop.turn}, sent before you stopped (kept in the log, not scored):"
+        if stop.sent
+        else f"What you had typed of turn {stop.turn} (kept in the log, not sent or scored):"
+    )
+    lines = [head, f"Say: {stop.speak or '(nothing)'}"]
+    lines += [f"Action: {a}" for a in stop.actions]
+    return "\n".join(lines)
+
+
+def your_time(traj: Trajectory) -> str:
+    """The person's thinking time on each recorded turn and in all (empty with none)."""
+    seconds = [t.clinician_seconds for t in traj.turns]
+    if not seconds or any(s is None for s in seconds):
+        return ""
+    per_turn = ", ".join(f"turn {i} {clock(s or 0.0)}" for i, s in enumerate(seconds, 1))
+    total = clock(sum(s or 0.0 for s in seconds))
+    return (
+        f"Your time: {total} in all ({per_turn}); only your own time at the questions, "
+        "not the models'."
+    )
+
+
+def clock(seconds: float) -> str:
+    """Seconds as ``m:ss``."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def ending(state: TaskState) -> str:

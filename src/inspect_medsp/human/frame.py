@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 
 from inspect_ai.util import store
 
+from inspect_medsp._inspect import sample_active
+from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.record.trajectory import Trajectory
 
 
@@ -64,6 +67,13 @@ class TurnFrame:
     """The stage now."""
     status_changed: bool
     """The patient's status differs from before the last turn."""
+    index: int = 0
+    """The stage's progress index now (0 for the first stage)."""
+
+    def where(self, title: str) -> str:
+        """The case's title and the stage now, for the line under the header."""
+        stage = f"stage {self.index + 1}: {self.stage}"
+        return f"{title} · {stage}" if title else stage.capitalize()
 
     def changes(self) -> str:
         """What the last turn changed, in words (empty on the first turn)."""
@@ -94,7 +104,7 @@ def turn_frame(turn: int) -> TurnFrame:
     turns = traj.turns
     limit = traj.max_turns or None
     if not turns or turn == 1:
-        return TurnFrame(turn, limit, False, False, traj.state_label, False)
+        return TurnFrame(turn, limit, False, False, traj.state_label, False, traj.progress_index)
     last = turns[-1]
     index, label, status = last.end_state
     return TurnFrame(
@@ -104,7 +114,21 @@ def turn_frame(turn: int) -> TurnFrame:
         stage_moved=(index, label) != (last.progress_index, last.state_label),
         stage=label,
         status_changed=_status(status) != _status(last.patient_status),
+        index=index,
     )
+
+
+def case_title(metadata: dict[str, object] | None = None) -> str:
+    """The running case's title from its metadata (``scenario_title``, else ``title``), or
+    empty when it has none; ``metadata`` is the sample's (default: the running sample's)."""
+    if metadata is None:
+        active = sample_active()
+        metadata = dict(active.sample.metadata or {}) if active is not None else {}
+    carried = metadata.get(METADATA_KEY)
+    if not isinstance(carried, dict):
+        return ""
+    scenario = SampleRecord.model_validate(carried).scenario
+    return scenario.metadata.get("scenario_title") or scenario.metadata.get("title", "")
 
 
 def _status(text: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageSystem,
@@ -21,7 +22,7 @@ from inspect_ai.model import (
     ModelUsage,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
-from inspect_ai.util import input_screen
+from inspect_ai.util import input_screen, store
 from rich.console import Console
 from rich.text import Text
 
@@ -32,8 +33,9 @@ from inspect_medsp._inspect import (
     sample_active,
 )
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.human.chair import answered, stopped_while_the_models_answered, take_seat
 from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter, show
-from inspect_medsp.human.frame import case_position, turn_frame
+from inspect_medsp.human.frame import case_position, case_title, turn_frame
 from inspect_medsp.human.names import person_name
 from inspect_medsp.human.view import (
     first_material,
@@ -45,6 +47,7 @@ from inspect_medsp.human.view import (
     unseen,
 )
 from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record.stop import PersonStop
 from inspect_medsp.tokens import estimate_tokens
 
 HUMAN_KEY = "medsp_human"
@@ -103,9 +106,15 @@ class HumanClinician(ModelAPI):
             )
         self._one_case_at_a_time()
         turn = turn_number(input)
+        if stopped_while_the_models_answered():
+            # Inspect is ending the sample: take its cancellation here, before any question
+            await anyio.lowlevel.checkpoint()
+            raise TerminateSampleError(f"medsp/{self.model_name} stopped the encounter")
+        take_seat(f"medsp/{self.model_name}", turn)
         frame = turn_frame(turn)
         title = f"MedSP encounter · {self.person} · {self._case()}turn {turn}"
         title += f" of {frame.limit}" if frame.limit else ""
+        where = frame.where(case_title())
         with awaiting_human("question"), input_screen() as console:
             if console.quiet:
                 raise NotForAPerson(
@@ -124,6 +133,7 @@ class HumanClinician(ModelAPI):
                 answer = press_enter(console, "Press Enter to open the case. ")
             if answer is None:
                 console.rule(title)
+                console.print(where, style="bold", markup=False, highlight=False)
                 changes = frame.changes()
                 if changes:
                     show(console, changes)
@@ -138,9 +148,17 @@ class HumanClinician(ModelAPI):
                     door_note_again(console, page)
                 answer = ask_turn(console, lambda: history(input))
         if isinstance(answer, Stopped):
+            PersonStop(
+                turn=turn,
+                during="question",
+                how=answer.how,
+                speak=answer.speak,
+                actions=list(answer.actions),
+            ).save(store())
             raise TerminateSampleError(
                 f"medsp/{self.model_name} stopped the encounter at turn {turn} ({answer.how})"
             )
+        answered(answer)
         text = json.dumps(answer.model_dump(), ensure_ascii=False)
         output = ModelOutput.from_content(model=f"medsp/{self.model_name}", content=text)
         metadata = {HUMAN_KEY: {"person": self.person, "turn": turn}}

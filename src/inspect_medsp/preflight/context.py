@@ -96,6 +96,33 @@ def loading_concurrency() -> Concurrency | None:
     )
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """What the eval being loaded asks of each sample: its epochs, its clock limits and
+    whether it is scored."""
+
+    epochs: int | None
+    time_limit: int | None
+    score: bool
+
+
+def loading_run_options() -> RunOptions | None:
+    """The epochs (``--epochs``), time limit (``--time-limit``) and scoring (``--no-score``)
+    of the eval a task is being loaded for; None when unknown."""
+    if not loading_task_by_name():
+        return None
+    frame = calling_frame(eval_async_inner)
+    if frame is None:
+        return None
+    epochs: Any = frame.f_locals.get("epochs")
+    epochs = getattr(epochs, "epochs", epochs)
+    return RunOptions(
+        epochs=_int_or_none(epochs),
+        time_limit=_int_or_none(frame.f_locals.get("time_limit")),
+        score=frame.f_locals.get("score") is not False,
+    )
+
+
 def loading_task_args() -> dict[str, Any]:
     """The task arguments (``-T``) of the eval a task is being loaded for, as given (a
     ``-T name=`` with nothing after it is there, as None); empty when unknown."""

@@ -24,6 +24,7 @@ from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from inspect_medsp.data.caseset import CaseSet, published_set
 from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.data.published import PUBLISHED_KEY
@@ -345,6 +346,8 @@ class MedspRun(BaseModel):
     task_metadata: TaskMetadata
     metrics: dict[str, float] | None = None
     """The log's own metrics of the MedSP score (None if it has none)."""
+    epochs: int | None = None
+    """The epochs the eval was run with (``--epochs``; None when its header has none)."""
     samples: list[MedspSample] = Field(default_factory=list)
 
     @property
@@ -370,6 +373,20 @@ class MedspRun(BaseModel):
         """How the run's rubric copy differs from the published files (None: it does not)."""
         load = self.task_metadata.load
         return load.rubrics_differ if load is not None else None
+
+    @property
+    def case_set(self) -> CaseSet:
+        """The set of cases the run ran: as recorded, else (a log written before the set was
+        recorded) read from the dataset's name, ``custom: <folder>, N cases`` for a custom set."""
+        load = self.task_metadata.load
+        if load is not None and load.case_set is not None:
+            return load.case_set
+        name = load.name if load is not None else self.task
+        if name.startswith("custom: "):
+            folder = name.removeprefix("custom: ").rsplit(", ", 1)[0]
+            return CaseSet(kind="custom", name=folder)
+        meta = self.task_metadata
+        return published_set(name, meta.data_revision, meta.rubric_revision)
 
     @property
     def label(self) -> str:
@@ -515,6 +532,7 @@ def _run(log: EvalLog, read: list[MedspSample], require_scores: bool) -> MedspRu
         grader_role=role.model if role is not None else None,
         task_metadata=metadata,
         metrics=_metrics(log),
+        epochs=log.eval.config.epochs,
         samples=read,
     )
 

@@ -267,7 +267,8 @@ class ScoreMetadata(BaseModel):
     """How the grading repeats were made and how much they disagreed (``grader_samples``
     above 1 only)."""
     unscored: str | None = None
-    """Why the sample could not be scored: ``encounter_incomplete`` or ``grader_failed``."""
+    """Why the sample could not be scored: ``encounter_incomplete``, ``grader_failed`` or
+    ``grading_stopped`` (a person stopped the grading of their encounter)."""
     provider_message: str | None = None
     """What the grader's provider sent instead of a reply when it refused or the prompt did
     not fit its window (``grader_failed``); never a verdict."""

@@ -15,6 +15,7 @@ from inspect_ai.model import GenerateConfig
 from pydantic import AliasGenerator, BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.dataset import LoadReport
+from inspect_medsp.record.shards import ShardRecord
 
 TASK_SCHEMA = 2
 """Version of the task metadata this package writes. 2: written through
@@ -31,6 +32,7 @@ STORED_NAMES: dict[str, str] = {
     "max_turns": "medsp_max_turns",
     "strategy": "medsp_strategy",
     "specialties": "medsp_specialties",
+    "shard": "medsp_shard",
 }
 """The name each field is stored under (a field not listed is stored under its own name)."""
 
@@ -74,6 +76,8 @@ class TaskMetadata(BaseModel):
     rubrics were checked (None for the bundled demo, which has none of them)."""
     specialties: dict[str, str | None] | None = None
     """The specialties file whose labels the samples carry, if one was given."""
+    shard: ShardRecord | None = None
+    """The part of the selection this run holds (``-T shard=K/N``), None for a whole run."""
 
     @classmethod
     def read(cls, metadata: Mapping[str, Any] | None) -> TaskMetadata | None:

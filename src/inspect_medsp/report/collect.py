@@ -30,7 +30,9 @@ def find_logs(inputs: Iterable[str | Path]) -> tuple[list[str], list[Problem]]:
     problems: list[Problem] = []
     for item in inputs:
         path = Path(item)
-        if path.is_dir():
+        if is_url(str(item)):
+            found += _remote(str(item), problems)
+        elif path.is_dir():
             try:
                 infos = list_eval_logs(str(path), recursive=True, descending=False)
             except Exception as err:
@@ -50,6 +52,26 @@ def find_logs(inputs: Iterable[str | Path]) -> tuple[list[str], list[Problem]]:
 
 def _local(name: str) -> str:
     return name.removeprefix("file://")
+
+
+def is_url(item: str) -> bool:
+    """An fsspec URL such as ``s3://bucket/run.shards`` (not a local ``file://`` one)."""
+    return "://" in item and not item.startswith("file://")
+
+
+def _remote(url: str, problems: list[Problem]) -> list[str]:
+    """The logs at a URL: the file it names, or every log below the prefix (as Inspect's
+    ``--log-dir`` reads it, through fsspec)."""
+    if url.endswith((".eval", ".json")):
+        return [url]
+    try:
+        infos = list_eval_logs(url, recursive=True, descending=False)
+    except Exception as err:
+        problems.append(Problem(path=url, message=f"cannot list logs: {err}"))
+        return []
+    if not infos:
+        problems.append(Problem(path=url, message="no Inspect logs under this prefix"))
+    return [info.name for info in infos]
 
 
 def collect(inputs: Iterable[str | Path]) -> tuple[list[MedspRun], list[Problem]]:

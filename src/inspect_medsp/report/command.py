@@ -37,8 +37,13 @@ def run(args: argparse.Namespace, sections: Sequence[Section]) -> int:
         return 2
 
     from inspect_medsp.report.build import write_report
+    from inspect_medsp.report.shards import ShardSetRefused
 
-    result = write_report(args.inputs, args.out, sections, formats)
+    try:
+        result = write_report(args.inputs, args.out, sections, formats)
+    except ShardSetRefused as err:
+        print(f"medsp-report: error: {err}", file=sys.stderr)
+        return 1
     for problem in result.problems:
         print(f"medsp-report: error: {problem.line()}", file=sys.stderr)
     if result.analysis is None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from inspect_medsp.data.caseset import CaseSet
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.human.names import human_label, is_human_model
 from inspect_medsp.record.grader import self_preference
@@ -20,6 +21,7 @@ from inspect_medsp.record.vocabulary import normalise
 from inspect_medsp.report.pool_check import pooling_warning
 from inspect_medsp.report.problem import Problem
 from inspect_medsp.report.rows import scenario_rows
+from inspect_medsp.report.shards import ShardSet, set_location, set_name, shard_sets
 from inspect_medsp.report.views import (
     Breakdown,
     SpecialtyScore,
@@ -48,7 +50,10 @@ UNJUDGED_LIMIT = 0.10
 """A run is flagged when more than this share of its rubric items got no verdict."""
 
 MetricsSource = Literal["log", "pooled", "samples"]
-GroupKey = tuple[str, str, str, str]
+GroupKey = tuple[str, str, str, str, str, str]
+"""Clinician, strategy, protocol, judge, the case set's key (:attr:`CaseSet.key`), and the shard
+set of a run made in parts ("" for a whole run): the parts of one run are one group, never
+pooled with another run."""
 Key = tuple[str, int]
 """A sample of a group: scenario id and epoch."""
 
@@ -109,7 +114,8 @@ class RunHealth(BaseModel):
 
 
 class GroupSummary(BaseModel):
-    """One leaderboard row: every run of one clinician, strategy, protocol and judge."""
+    """One leaderboard row: every run of one clinician, strategy, protocol and judge on one
+    set of cases."""
 
     key: GroupKey
     label: str
@@ -117,6 +123,7 @@ class GroupSummary(BaseModel):
     strategy: str
     protocol: str
     judge: str
+    case_set: CaseSet
     runs: list[str]
     metrics: dict[str, float]
     source: MetricsSource
@@ -143,6 +150,12 @@ class GroupSummary(BaseModel):
     rubrics_differ: list[str] = Field(default_factory=list)
     """How the rubrics of the group's runs differ from the published files (one line a run
     whose copy differs)."""
+    shard_set: str | None = None
+    """The ``<run>.shards`` folder of a run made in parts (``-T shard=K/N``)."""
+    parts: str = ""
+    """The parts of that run found (``4 of 4 parts``)."""
+    incomplete: list[str] = Field(default_factory=list)
+    """Its missing or failed parts, one line each: the run is incomplete."""
 
     @property
     def human(self) -> bool:
@@ -152,8 +165,8 @@ class GroupSummary(BaseModel):
     @property
     def flag_words(self) -> str:
         """What a flagged group is called: an incomplete run for a person (an encounter
-        stopped or not graded), an unhealthy run for a model."""
-        return "incomplete run" if self.human else "unhealthy run"
+        stopped or not graded) or for a run missing a part, an unhealthy run for a model."""
+        return "incomplete run" if self.human or self.incomplete else "unhealthy run"
 
     @property
     def seconds_per_turn(self) -> float | None:
@@ -169,9 +182,19 @@ class GroupSummary(BaseModel):
     @property
     def comparable(self) -> bool:
         """Scored every published scenario (always, when the published size is unknown), with
-        the published rubrics."""
-        complete = self.published is None or len(self.scored_ids) >= self.published
-        return complete and not self.rubrics_differ
+        the published rubrics, of a published set."""
+        return self.not_comparable is None
+
+    @property
+    def not_comparable(self) -> str | None:
+        """Why the row does not compare with the published numbers (None: it does)."""
+        if (why := self.case_set.not_comparable) is not None:
+            return why
+        if self.rubrics_differ:
+            return "graded against rubrics that are not the published ones"
+        if self.published is not None and len(self.scored_ids) < self.published:
+            return f"scored {self.coverage} published scenarios"
+        return None
 
     @property
     def coverage(self) -> str:
@@ -213,6 +236,9 @@ class Analysis(BaseModel):
     breakdowns: list[Breakdown] = Field(default_factory=list)
     strategy: list[StrategyCell] = Field(default_factory=list)
     shared_ids: list[str]
+    """The scenarios every group scored (none when the groups ran different case sets)."""
+    shared_by_set: dict[str, list[str]] = Field(default_factory=dict)
+    """The scenarios every group of a case set scored, by :attr:`CaseSet.key`."""
     comparisons: list[Comparison] = Field(default_factory=list)
     """Paired differences b - a of every pair of groups (leaderboard order), per competency."""
     left_out: list[str] = Field(default_factory=list)
@@ -223,13 +249,20 @@ class Analysis(BaseModel):
 
 
 def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analysis:
-    """Group the runs and work out every finding of the report."""
-    ordered = sorted(runs, key=lambda r: r.created)
+    """Group the runs and work out every finding of the report.
+
+    Raises:
+        ShardSetRefused: Logs of one shard set that cannot be parts of one run.
+    """
+    read, sets = shard_sets(runs)
+    ordered = sorted(read, key=lambda r: r.created)
     labels = _labels(ordered)
     by_key: dict[GroupKey, list[MedspRun]] = defaultdict(list)
     for run in ordered:
         by_key[_key(run)].append(run)
     groups = [_group(key, labels[key], members) for key, members in by_key.items()]
+    for group in groups:
+        in_parts(group, sets)
 
     names = run_labels(ordered)
     scored_by_key = {g.key: {(s.id, s.epoch) for s in g.samples if s.scored} for g in groups}
@@ -239,7 +272,7 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     ]
     flagged_groups = {h.group for h in health if h.flags}
     for group in groups:
-        group.flagged = group.label in flagged_groups
+        group.flagged = group.label in flagged_groups or bool(group.incomplete)
         overall = group.metric("macro")
         group.below_overall = [
             c
@@ -251,12 +284,18 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     groups.sort(key=_rank)
 
     compared = [g for g in groups if g.scored_ids]
-    shared = sorted(set.intersection(*(g.scored_ids for g in compared))) if compared else []
+    shared_by_set = {
+        key: sorted(set.intersection(*(g.scored_ids for g in members)))
+        for key, members in by_set(compared).items()
+    }
     for group in compared:
-        group.shared = shared_macro(group.samples, set(shared))
+        group.shared = shared_macro(group.samples, set(shared_by_set[group.case_set.key]))
+    # scenario ids of different sets name different cases: nothing is shared across sets
+    shared = next(iter(shared_by_set.values())) if len(shared_by_set) == 1 else []
     left_out = [g.label for g in groups if not g.scored_ids]
 
     flags, notes = _warnings(ordered, groups, health, shared, left_out)
+    notes += superseded_notes(sets)
     return Analysis(
         runs=ordered,
         groups=groups,
@@ -269,7 +308,12 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
         breakdowns=breakdowns([(g.label, g.samples) for g in groups]),
         strategy=strategy_cells([(g.label, g.clinician, g.strategy, g.metrics) for g in groups]),
         shared_ids=shared,
-        comparisons=pairwise([(g.label, g.samples) for g in groups]),
+        shared_by_set=shared_by_set,
+        comparisons=[
+            c
+            for members in by_set(groups).values()
+            for c in pairwise([(g.label, g.samples) for g in members])
+        ],
         left_out=left_out,
         flags=flags,
         notes=notes,
@@ -277,40 +321,109 @@ def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analy
     )
 
 
-def _rank(group: GroupSummary) -> tuple[float, str]:
-    """Best macro first; groups without one last."""
+def _rank(group: GroupSummary) -> tuple[bool, str, float, str]:
+    """Sets apart (published sets first, then the user's own, each by name), then the best
+    macro first; groups without one last."""
     value = group.metric("macro")
-    return (-value if value is not None else 1.0, group.label)
+    return (
+        group.case_set.custom,
+        group.case_set.key,
+        -value if value is not None else 1.0,
+        group.label,
+    )
+
+
+def by_set(groups: Sequence[GroupSummary]) -> dict[str, list[GroupSummary]]:
+    """The groups of each case set (by :attr:`CaseSet.key`), in their order."""
+    found: dict[str, list[GroupSummary]] = defaultdict(list)
+    for group in groups:
+        found[group.case_set.key].append(group)
+    return dict(found)
 
 
 def _key(run: MedspRun) -> GroupKey:
-    return (run.model, run.strategy, run.protocol, run.grader)
+    place = set_location(run)
+    return (
+        run.model,
+        run.strategy,
+        run.protocol,
+        run.grader,
+        run.case_set.key,
+        place[0] if place else "",
+    )
+
+
+def in_parts(group: GroupSummary, sets: Sequence[ShardSet]) -> None:
+    """Mark the group of a run made in parts: its folder, the parts found, the parts missing
+    or failed."""
+    found = next((s for s in sets if s.location == group.key[5]), None)
+    if found is None:
+        return
+    group.shard_set = found.location
+    group.parts = found.parts_line
+    group.incomplete = found.problems()
+
+
+def superseded_notes(sets: Sequence[ShardSet]) -> list[str]:
+    """One note per part logged more than once: which attempt is read."""
+    return [
+        f"{s.location}: part {k}/{s.count} was logged {len(older) + 1} times; its newest "
+        f"attempt ({s.parts[k].name}) is read, not {', '.join(older)}."
+        for s in sets
+        for k, older in sorted(s.superseded.items())
+    ]
 
 
 def _labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
-    """The clinician model (``human: <name>`` for a person), plus strategy, protocol and judge
-    where the runs differ in them."""
+    """The clinician model (``human: <name>`` for a person), plus strategy, protocol, judge
+    and the case set where the runs differ in them."""
     keys = list(dict.fromkeys(_key(r) for r in runs))
+    sets = {r.case_set.key: r.case_set for r in runs}
+    names = {key: _set_name(case_set, sets.values()) for key, case_set in sets.items()}
     varying = [
         (i, name)
         for i, name in ((1, "strategy"), (2, "protocol"), (3, "judge"))
         if len({k[i] for k in keys}) > 1
     ]
+    shard_sets = sorted({k[5] for k in keys})
+    shard_names = [set_name(s) for s in shard_sets]
+    # a shard set by its folder's name, or its whole location when two folders share the name
+    run_names = {
+        s: n if shard_names.count(n) == 1 else s
+        for s, n in zip(shard_sets, shard_names, strict=True)
+    }
     labels: dict[GroupKey, str] = {}
     for k in keys:
-        extra = ", ".join(f"{name}={k[i]}" for i, name in varying)
+        parts = [f"{name}={k[i]}" for i, name in varying]
+        if len(sets) > 1:
+            parts.append(names[k[4]])
+        if k[5] and len(shard_sets) > 1:
+            parts.append(f"run {run_names[k[5]]}")
+        extra = ", ".join(parts)
         who = human_label(k[0]) if is_human_model(k[0]) else k[0]
         labels[k] = f"{who} ({extra})" if extra else who
     return labels
+
+
+def _set_name(case_set: CaseSet, sets: Iterable[CaseSet]) -> str:
+    """The set's label, with its revision when another set has the same label."""
+    same = [s for s in sets if s.label == case_set.label]
+    if len(same) > 1 and case_set.revision:
+        return f"{case_set.label} [{case_set.revision}]"
+    return case_set.label
 
 
 def run_labels(runs: Sequence[MedspRun]) -> dict[str, str]:
     """Each run's :attr:`MedspRun.label` by path; runs sharing one are numbered by creation."""
     ordered = sorted(runs, key=lambda r: r.created)
     same: dict[str, list[MedspRun]] = defaultdict(list)
-    for run in ordered:
-        same[run.label].append(run)
     names: dict[str, str] = {}
+    for run in ordered:
+        place, shard = set_location(run), run.task_metadata.shard
+        if place is not None and shard is not None:
+            names[run.path] = f"{run.label} (part {shard.part} of {set_name(place[0])})"
+        else:
+            same[run.label].append(run)
     for label, members in same.items():
         for i, run in enumerate(members, start=1):
             names[run.path] = label if len(members) == 1 else f"{label} (run {i} of {len(members)})"
@@ -377,6 +490,7 @@ def _group(key: GroupKey, label: str, runs: list[MedspRun]) -> GroupSummary:
         strategy=key[1],
         protocol=key[2],
         judge=key[3],
+        case_set=runs[-1].case_set,
         runs=[r.name for r in runs],
         metrics=metrics,
         source=source,
@@ -539,34 +653,44 @@ def _warnings(
             f"Mixed judges: these runs were scored by {len(judges)} different grader models "
             f"({', '.join(judges)}); scores from different judges are not directly comparable."
         )
-    compared = [g for g in groups if g.label not in left_out]
-    sets = {frozenset(g.attempted_ids) for g in compared}
-    scored_sets = {frozenset(g.scored_ids) for g in compared}
+    case_sets = by_set(groups)
+    if len(case_sets) > 1:
+        named = "; ".join(
+            f"{members[0].case_set.label}: {', '.join(g.label for g in members)}"
+            for members in case_sets.values()
+        )
+        flags.append(
+            f"Different case sets ({named}): each set has its own rows, and no group is "
+            "compared with a group of another set (a scenario id of one set is not the same "
+            "case in another)."
+        )
+    for members in case_sets.values():
+        case_set = members[0].case_set
+        if case_set.custom:
+            flags.append(
+                f"These are your own cases ({case_set.label}), not the MedSP benchmark: the "
+                "numbers of their rows say how the clinician did on these cases only."
+            )
+        if case_set.drafts:
+            n = len(case_set.drafts)
+            flags.append(
+                f"{case_set.label}: {n} case{' is a draft' if n == 1 else 's are drafts'}, "
+                f"not yet reviewed by a clinician: {', '.join(case_set.drafts)}; treat their "
+                "results as provisional."
+            )
+    for members in case_sets.values():
+        flags += _scenario_flags([g for g in members if g.label not in left_out])
     if left_out:
         flags.append(
             f"Nothing was scored in {len(left_out)} group{'' if len(left_out) == 1 else 's'} "
             f"({'; '.join(left_out)}): left out of the comparison on shared scenarios (see "
             "the health of the runs for why)."
         )
-    if len(sets) > 1:
-        everyone = frozenset.intersection(*sets)
-        odd = "; ".join(
-            f"{g.label} ran {_scenarios(len(g.attempted_ids))}, {extra} of them not run by "
-            "every group"
-            for g in compared
-            if (extra := len(set(g.attempted_ids) - everyone))
-        )
-        flags.append(
-            f"Different scenario sets: the groups did not all run the same scenarios ({odd}; "
-            f"{len(everyone)} were run by every group). The comparison uses only the "
-            f"{_scenarios(len(shared))} every run scored."
-        )
-    elif len(scored_sets) > 1:
-        flags.append(
-            "The runs attempted the same scenarios but some failed to score; the comparison "
-            f"uses only the {_scenarios(len(shared))} every run scored."
-        )
-    revisions = {(r.task_metadata.data_revision, r.task_metadata.rubric_revision) for r in runs}
+    revisions = {
+        (r.task_metadata.data_revision, r.task_metadata.rubric_revision)
+        for r in runs
+        if not r.case_set.custom
+    }
     if len(revisions) > 1:
         shown = "; ".join(
             f"data {d or '-'}, rubrics {r or '-'}" for d, r in sorted(revisions, key=str)
@@ -585,12 +709,14 @@ def _warnings(
             "works, not what any model can do."
         )
     for g in groups:
-        if g.rubrics_differ and g.label not in left_out:
+        if g.case_set.custom or g.label in left_out:
+            continue
+        if g.rubrics_differ:
             flags.append(
                 f"{g.label} was graded against rubrics that are not the published ones "
                 f"({'; '.join(g.rubrics_differ)}): not comparable with the published numbers."
             )
-        elif not g.comparable and g.label not in left_out:
+        elif not g.comparable:
             flags.append(
                 f"{g.label} scored {g.coverage} published scenarios: not comparable with the "
                 "published numbers, which cover every one."
@@ -615,7 +741,20 @@ def _warnings(
     for g in groups:
         if g.pool_warning:
             flags.append(g.pool_warning)
-        if g.source == "pooled":
+        for line in g.incomplete:
+            flags.append(f"{g.label} is an incomplete run ({g.parts}): {line}.")
+    for g in groups:
+        if g.shard_set is not None:
+            notes.append(
+                f"{g.label}: one run in {g.parts} ({g.shard_set}); "
+                + (
+                    "its numbers are computed from the per-sample rubric counts with the "
+                    "scorer's own macro, micro and intervals."
+                    if g.source == "pooled"
+                    else "its numbers are the part's own."
+                )
+            )
+        elif g.source == "pooled":
             notes.append(
                 f"{g.label}: {len(g.runs)} logs pooled; its numbers are computed from the "
                 "per-sample rubric counts with the scorer's own macro, micro and intervals."
@@ -643,6 +782,32 @@ def _warnings(
             parts = "; ".join(f"{name} supplied {_scenarios(n)}" for name, n in g.supplied.items())
             notes.append(f"{g.label}: {parts}.")
     return flags, notes
+
+
+def _scenario_flags(compared: Sequence[GroupSummary]) -> list[str]:
+    """Whether the groups of one case set ran and scored the same scenarios."""
+    shared = set.intersection(*(g.scored_ids for g in compared)) if compared else set()
+    sets = {frozenset(g.attempted_ids) for g in compared}
+    scored_sets = {frozenset(g.scored_ids) for g in compared}
+    if len(sets) > 1:
+        everyone = frozenset.intersection(*sets)
+        odd = "; ".join(
+            f"{g.label} ran {_scenarios(len(g.attempted_ids))}, {extra} of them not run by "
+            "every group"
+            for g in compared
+            if (extra := len(set(g.attempted_ids) - everyone))
+        )
+        return [
+            f"Different scenario sets: the groups did not all run the same scenarios ({odd}; "
+            f"{len(everyone)} were run by every group). The comparison uses only the "
+            f"{_scenarios(len(shared))} every run scored."
+        ]
+    if len(scored_sets) > 1:
+        return [
+            "The runs attempted the same scenarios but some failed to score; the comparison "
+            f"uses only the {_scenarios(len(shared))} every run scored."
+        ]
+    return []
 
 
 def _why_no_metrics(group: GroupSummary) -> str:

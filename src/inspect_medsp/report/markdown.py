@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from inspect_medsp.data.caseset import sets_named
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.record.read import CLINICIAN, MedspSample
 from inspect_medsp.record.trajectory import ROLE_NAMES
@@ -33,12 +34,14 @@ TOP_MISSED = 10
 def head(page: Page) -> list[str]:
     """The title, what was read, the warnings and the inputs that could not be read."""
     analysis = page.analysis
-    out: list[str] = ["# MedSP competency-gap report", ""]
+    sets = sets_named([g.case_set for g in analysis.groups])
+    title = f"Competency-gap report: {sets}" if sets else "MedSP competency-gap report"
+    out: list[str] = [f"# {esc(title)}", ""]
     n_logs = len(analysis.runs)
     out.append(
         f"{n_logs} MedSP log{'s' if n_logs != 1 else ''} in {len(analysis.groups)} "
         f"group{'s' if len(analysis.groups) != 1 else ''} (clinician model, plus strategy, "
-        "protocol and judge where the runs differ in them)."
+        "protocol, judge and case set where the runs differ in them)."
     )
     out.append("")
     if analysis.flags:
@@ -103,7 +106,8 @@ def leaderboard(page: Page) -> list[str]:
                 esc(g.label),
                 esc(g.strategy),
                 esc(g.judge),
-                g.coverage + ("" if g.comparable else " ⚠ not comparable"),
+                # a set of your own cases says so in the title and the label, not on each row
+                g.coverage + ("" if g.comparable or g.case_set.custom else " ⚠ not comparable"),
                 with_ci(m("macro"), m("macro_ci_low"), m("macro_ci_high")),
                 with_ci(m("micro"), m("micro_ci_low"), m("micro_ci_high")),
                 *[pct(m(f"{c}_macro")) for c in COMPETENCIES],
@@ -142,6 +146,14 @@ def comparison(page: Page) -> list[str]:
     if len(compared) < 2:
         what = "group" if not analysis.left_out else "group with scored scenarios"
         out += [f"Only {len(compared)} {what}: nothing to compare.", ""]
+        return out
+    if len({g.case_set.key for g in compared}) > 1:
+        out += [
+            "The groups ran different case sets: a scenario id of one set is not the same case "
+            "in another, so no scenario is shared across sets. The leaderboard ranks each set "
+            "apart, and the paired differences compare groups of the same set only.",
+            "",
+        ]
         return out
     same = len({frozenset(g.scored_ids) for g in compared}) == 1
     scenarios = f"{n} scenario{'' if n == 1 else 's'}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from inspect_medsp.data.caseset import sets_named
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.report.findings import GroupSummary
 
@@ -81,8 +82,9 @@ def table_markdown(groups: Sequence[GroupSummary]) -> str:
     """The table as Markdown (GitHub tables)."""
     best = {m: _best(groups, m) for _, m in COLUMNS}
     header = ["Model", *[h for h, _ in COLUMNS], "Scenarios"]
+    sets = sets_named([g.case_set for g in groups])
     lines = [
-        "# MedSP results",
+        f"# Results: {sets}" if sets else "# MedSP results",
         "",
         "Completion (% of rubric items met; macro: mean over scenarios) with 95% cluster-"
         "robust t intervals over cases (none below 6 cases); competency columns are macro "

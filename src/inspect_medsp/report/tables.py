@@ -33,8 +33,9 @@ def leaderboard(analysis: Analysis) -> Table:
     comps = [f"{c}_macro" for c in COMPETENCIES]
     shared = ["shared_macro", "shared_macro_ci_low", "shared_macro_ci_high"]
     columns = [
-        "rank", "group", "clinician", "clinician_kind", "strategy", "protocol", "judge", "logs",
-        "scenarios_scored", "published_scenarios", "comparable", "samples_errored",
+        "rank", "group", "case_set", "case_set_kind", "case_set_revision", "clinician",
+        "clinician_kind", "strategy", "protocol", "judge", "logs", "scenarios_scored",
+        "published_scenarios", "comparable", "not_comparable_because", "samples_errored",
         "samples_unscored", *metrics, *comps, "metrics_source", "shared_scenarios", *shared,
         "health_flagged", "seconds_per_turn",
     ]  # fmt: skip
@@ -42,12 +43,15 @@ def leaderboard(analysis: Analysis) -> Table:
     for rank, g in enumerate(analysis.groups, start=1):
         rows.append(
             [
-                rank, g.label, g.clinician, "human" if g.human else "model", g.strategy,
-                g.protocol, g.judge, len(g.runs), len(g.scored_ids), g.published, g.comparable,
+                rank, g.label, g.case_set.label, g.case_set.kind, g.case_set.revision,
+                g.clinician, "human" if g.human else "model", g.strategy, g.protocol, g.judge,
+                len(g.runs), len(g.scored_ids), g.published, g.comparable, g.not_comparable,
                 sum(s.error is not None for s in g.samples),
                 sum(s.unscored is not None for s in g.samples),
                 *[g.metric(m) for m in metrics], *[g.metric(c) for c in comps], g.source,
-                len(analysis.shared_ids) if g.label not in analysis.left_out else 0,
+                len(analysis.shared_by_set.get(g.case_set.key, []))
+                if g.label not in analysis.left_out
+                else 0,
                 *[g.shared.get(m.removeprefix("shared_")) for m in shared], g.flagged,
                 g.seconds_per_turn,
             ]

@@ -34,6 +34,7 @@ from inspect_medsp.record.score import (
     Verdict,
     unscored_score,
 )
+from inspect_medsp.record.stop import GRADING_STOPPED, stoppable_grading
 from inspect_medsp.record.trajectory import END_WORDS, Trajectory
 from inspect_medsp.record.usage import metered
 from inspect_medsp.record.viewer import grading, items_met
@@ -280,7 +281,7 @@ def medsp_rubric(
                 about,
             )
         try:
-            with metered() as meter:
+            with metered() as meter, stoppable_grading(state.store) as region:
                 graded = await grading(
                     RUBRIC_SPAN,
                     lambda: grade(
@@ -291,6 +292,14 @@ def medsp_rubric(
                     ),
                     {"grader": str(model)},
                     lambda result: items_met(result.verdicts),
+                )
+            if region.stopped:
+                return unscored(
+                    GRADING_STOPPED,
+                    "the person stopped the grading (Ctrl-C); the encounter is kept whole: grade "
+                    "it with inspect score LOG --scorer inspect_medsp/medsp_rubric --action "
+                    "overwrite --overwrite",
+                    about.adding(**meter.stored()),
                 )
         except GraderError as err:
             partial = about.adding(**meter.stored()).adding(

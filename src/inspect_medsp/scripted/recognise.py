@@ -123,6 +123,25 @@ def recognise(messages: list[ChatMessage]) -> Call:
     return Call(best[1], best[2], turn)
 
 
+def plays(record: SampleRecord) -> bool:
+    """Whether the scripted provider can play every role of ``record``: each packet and the
+    rubric are recognised as a bundled demo scenario's, as :func:`recognise` recognises a call."""
+    packets = record.scenario.packets
+    own = (packets.examinee, packets.sp_actor, packets.environment_controller)
+    items = fold("\n".join(i.text for i in record.rubric.items()))
+    for demo in demo_records():
+        theirs = demo.scenario.packets
+        mine = (theirs.examinee, theirs.sp_actor, theirs.environment_controller)
+        packets_match = all(
+            _share(_lines(d), fold(p)) >= MATCH_SHARE for d, p in zip(mine, own, strict=True)
+        )
+        if packets_match and _share([fold(i.text) for i in demo.rubric.items()], items) >= (
+            MATCH_SHARE
+        ):
+            return True
+    return False
+
+
 def _name(messages: list[ChatMessage]) -> str:
     """The scenario of a call as well as it can be named: the running sample's id, else the
     opening words of the conversation."""

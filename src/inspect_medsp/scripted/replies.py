@@ -8,14 +8,16 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
-from inspect_medsp.data.models import RubricItem
 from inspect_medsp.record.evidence import LABELS, clip
-from inspect_medsp.scripted.recognise import Call, NoScriptError, fold, user_text
+from inspect_medsp.scripted.readings import readings, turn_actions
+from inspect_medsp.scripted.recognise import Call, NoScriptError, fold
 from inspect_medsp.scripted.scripts import ScenarioScript, load_scripts
 
 _ITEM_NUMBER = re.compile(r"^\s*\[(\d+)\]", re.MULTILINE)
 _TURN_MARK = re.compile(r"^-- turn (\d+) --$")
 _LABELS = {"Clinician says": LABELS["said"], "Clinician action": LABELS["did"]}
+_READING = re.compile(r"\s*\[[^\[\]]*\]\s*$")
+"""The environment's reading after an action in the record: ``[executed; interpreted as ...]``."""
 
 
 def cited(line: str, turn: int | None) -> str:
@@ -53,21 +55,14 @@ def reply(call: Call, messages: list[ChatMessage]) -> str:
     if call.role == "patient":
         return turn.patient.model_dump_json()
     env = turn.environment
-    statuses = env.statuses or []
+    last = next((m.text for m in reversed(messages) if isinstance(m, ChatMessageUser)), "")
+    read = readings(turn_actions(last), script, call.turn - 1)
     return json.dumps(
         {
-            "feedback": env.feedback,
+            "feedback": read.feedback,
             "events": env.events,
             "actors_present": env.actors_present,
-            "action_assessments": [
-                {
-                    "action": i + 1,
-                    "interpreted_action": action,
-                    "status": statuses[i] if i < len(statuses) else "executed",
-                    "rationale": "scripted: as ordered",
-                }
-                for i, action in enumerate(turn.clinician.actions)
-            ],
+            "action_assessments": read.assessments,
             "patient_status": env.patient_status,
             "progress_index": env.stage,
             "state_label": env.label,
@@ -100,23 +95,18 @@ def _after_script(call: Call, script: ScenarioScript) -> dict[str, Any]:
 
 def grade(call: Call, script: ScenarioScript, messages: list[ChatMessage]) -> dict[str, Any]:
     """Verdicts for the items asked in the last user message, keyed ``"[n]"`` under each
-    competency: an item is met when one of its evidence phrases is in the record."""
+    competency: an item is met when one of its evidence phrases is in the clinician's own
+    lines of the record (what they said, and their actions in their own words: never the
+    patient side's words, the environment's reports or its reading of an action)."""
     items = call.record.rubric.items()
     last = next((m.text for m in reversed(messages) if isinstance(m, ChatMessageUser)), "")
     asked = {int(n) for n in _ITEM_NUMBER.findall(last)} or {i.number for i in items}
-    record = _record_text(messages, items)
     item_texts = [fold(i.text) for i in items]
-    lines: list[str] = []
-    for m in messages:
-        if not isinstance(m, ChatMessageUser):
-            continue
-        turn: int | None = None
-        for raw in m.text.splitlines():
-            line = raw.strip()
-            if mark := _TURN_MARK.match(line):
-                turn = int(mark[1])
-            elif not any(t in fold(line) for t in item_texts):
-                lines.append(cited(line, turn))
+    # a line reciting a checklist item is not read inside that item (the probes' recital)
+    lines = [ln for ln in clinician_lines(messages) if not any(t in fold(ln) for t in item_texts)]
+    record = " \n ".join(fold(line) for line in clinician_lines(messages))
+    for text in item_texts:
+        record = record.replace(text, " ")
     evidence = script.evidence()
     out: dict[str, Any] = {}
     met = 0
@@ -135,19 +125,33 @@ def grade(call: Call, script: ScenarioScript, messages: list[ChatMessage]) -> di
     return {
         "reasoning": [
             f"Scripted grader, not a model: {met} of {len(asked)} items have one of their "
-            "scripted evidence phrases in the record.",
+            "scripted evidence phrases in the clinician's own words or actions.",
             script.summary,
         ],
         **out,
     }
 
 
-def _record_text(messages: list[ChatMessage], items: list[RubricItem]) -> str:
-    """The user messages folded, with the checklist's item texts taken out."""
-    text = user_text(messages)
-    for item in items:
-        text = text.replace(fold(item.text), " ")
-    return text
+def clinician_lines(messages: list[ChatMessage]) -> list[str]:
+    """The clinician's lines of the record the grader is given, each citing its turn
+    (``T3 action: ...``), an action without the environment's reading in brackets."""
+    lines: list[str] = []
+    for m in messages:
+        if not isinstance(m, ChatMessageUser):
+            continue
+        turn: int | None = None
+        for raw in m.text.splitlines():
+            line = raw.strip()
+            if mark := _TURN_MARK.match(line):
+                turn = int(mark[1])
+                continue
+            label, sep, words = line.partition(": ")
+            if not sep or label not in _LABELS:
+                continue
+            if label == "Clinician action":
+                words = _READING.sub("", words)
+            lines.append(cited(f"{label}: {words}", turn))
+    return lines
 
 
 _TURN = re.compile(r"^-- turn (\d+) --$")

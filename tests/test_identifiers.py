@@ -1,0 +1,150 @@
+"""Identifiers caught before they leave: what ``medsp-cases check`` finds (recall per kind on
+a planted set, false alarms on the demo cases and the published rubrics, the figures the
+README gives), and a custom set with findings refused at load for a remote model unless the
+user acknowledges it, which the log records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bench.identifiers_bench import (
+    demo_alarms,
+    planted_recall,
+    published_findings,
+    published_line,
+    recall_table,
+)
+from inspect_ai import eval
+
+from inspect_medsp import medsp_custom
+from inspect_medsp.cases.identify import find
+from inspect_medsp.cases.privacy import remote
+from inspect_medsp.cases.write import write_demo
+from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.record.read import read_log
+
+README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+LEAK = "\n- **Next of kin:** daughter, Priya Raman, mobile 07700 900457.\n"
+
+
+def test_planted_identifiers_are_found_as_the_readme_says() -> None:
+    recall = planted_recall()
+    found, planted = recall.total
+    assert planted >= 60
+    assert recall_table(recall) in README
+    assert found / planted >= 0.95, recall.missed
+    for kind, n in recall.planted.items():
+        assert recall.found[kind] / n >= 0.9, (kind, recall.missed)
+    held_found, held_planted = planted_recall(held_out=True).total
+    assert f"{held_found} of the {held_planted} identifiers" in README
+
+
+def test_the_demo_cases_declare_their_names_and_flag_nothing() -> None:
+    alarms, lines = demo_alarms()
+    assert alarms == [] and lines > 400
+    assert f"no finding in the {lines} lines of the demo cases" in README
+
+
+def test_false_alarms_on_the_published_rubrics_are_what_the_readme_says(upstream: Path) -> None:
+    found = published_findings(upstream)
+    assert found.texts > 30_000
+    assert published_line(found) in " ".join(README.split())
+    # no pattern misfires on clinical numbers: what is found there is a name or a contact
+    assert set(found.by_kind) <= {"name", "phone number", "e-mail address"}
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("NHS number 943 476 5919 on the letter.", "record number"),
+        ("Medical record #4829137", "record number"),
+        ("Chart no. 55-21-908", "record number"),
+        ("Seen on 14-Mar-2025 in clinic.", "date"),
+        ("Call pager 4471.", "phone number"),
+        ("Postcode: M13 9PL", "postcode"),
+        ("Springfield, IL 62704", "postcode"),
+        ("The patient, Rosalind Achterberg, asks to go home.", "name"),
+        ("Her son Kwame drives her.", "name"),
+    ],
+)
+def test_each_kind_the_issue_names_is_found(line: str, kind: str) -> None:
+    assert kind in [f.kind for f in find(line)], find(line)
+
+
+def test_clinical_text_is_not_a_name() -> None:
+    for line in (
+        "Bell's palsy and Parkinson disease are in the differential.",
+        "GCS 14 on the Glasgow Coma Scale; Wells score 4.",
+        "May she go home? Will you ask the Harm Reduction team?",
+        "BP 96/58, pH 7.29/55/80/23, 0.5 mg/kg, 4-6 weeks.",
+    ):
+        assert find(line) == [], line
+
+
+def test_which_models_are_remote(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not remote("medsp/scripted") and not remote("mockllm/model")
+    assert remote("openai/gpt-5.5") and remote("anthropic/claude-sonnet-4-5")
+    monkeypatch.setenv("HOSPITAL_BASE_URL", "http://127.0.0.1:8000/v1")
+    assert not remote("openai-api/hospital/llama")
+    monkeypatch.setenv("HOSPITAL_BASE_URL", "https://llm.example.com/v1")
+    assert remote("openai-api/hospital/llama")
+
+
+def _leaky_set(root: Path) -> Path:
+    cases = root / "ours"
+    write_demo(cases)
+    patient = cases / "demo_anaphylaxis" / "patient" / "01_patient.md"
+    patient.write_text(patient.read_text(encoding="utf-8") + LEAK, encoding="utf-8")
+    return cases
+
+
+def test_a_set_with_findings_is_refused_for_a_remote_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = _leaky_set(tmp_path)
+    monkeypatch.setenv("HOSPITAL_BASE_URL", "https://llm.example.com/v1")
+    monkeypatch.setenv("HOSPITAL_API_KEY", "not-a-key")
+    with pytest.raises(MedSPDataError) as refused:
+        eval(
+            "inspect_medsp/medsp_custom",
+            task_args={"cases": str(cases), "judge": "openai-api/hospital/llama"},
+            model="medsp/scripted",
+            display="none",
+            log_dir=str(tmp_path / "logs"),
+        )
+    line = str(refused.value)
+    assert "\n" not in line and "2 likely identifiers" in line
+    assert "01_patient.md" in line and "openai-api/hospital/llama" in line
+    assert "-T identifiers=allow" in line
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
+
+
+def test_the_acknowledgement_runs_the_set_and_the_log_records_it(tmp_path: Path) -> None:
+    cases = _leaky_set(tmp_path)
+    # built in Python, the clinician is not known at load: refused like a remote one
+    with pytest.raises(MedSPDataError, match="not known while a task is built in Python"):
+        medsp_custom(cases=str(cases), judge="medsp/scripted")
+    [log] = eval(
+        medsp_custom(cases=str(cases), judge="medsp/scripted", identifiers="allow"),
+        model="medsp/scripted",
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )
+    assert log.status == "success", log.error
+    assert log.eval.task_args["identifiers"] == "allow"
+    run = read_log(log.location)
+    load = run.task_metadata.load
+    assert load is not None and len(load.identifiers) == 2
+    assert all("01_patient.md" in f for f in load.identifiers)
+    assert any("sent as written (-T identifiers=allow)" in w for w in load.warnings)
+
+
+def test_an_estimate_of_a_set_with_findings_sends_nothing_and_is_not_refused(
+    tmp_path: Path,
+) -> None:
+    from inspect_medsp.estimate.selection import from_task
+
+    cases = _leaky_set(tmp_path)
+    selection = from_task("medsp_custom", {"cases": str(cases)})
+    assert len(selection.records) == 3
