@@ -186,7 +186,10 @@ def main() -> None:
             found = report(src, folder)
             print(f"{name}: medsp-report from {found['code']}", flush=True)
             lines += _row(name, found)
+            print("\n".join(_row(name, found)), flush=True)
             plans.append((name, plan(src, logs[:2])))
+            wall, cpu, peak = plans[-1][1]
+            print(f"{name}: plan {wall:.1f} s wall, {cpu:.1f} s CPU, {peak:.0f} MB", flush=True)
         print()
         print(f"medsp-report on {len(logs)} full-size logs:")
         print("\n".join(lines))
