@@ -272,7 +272,16 @@ def main() -> None:
     parser.add_argument(
         "--only", nargs="*", default=None, help="run only these designs, e.g. '8 cases'"
     )
+    parser.add_argument("--plan-pilots", type=int, default=400, help="Q100-shaped pilots")
+    parser.add_argument("--full-plan-pilots", type=int, default=100)
+    parser.add_argument("--agreement-replicates", type=int, default=2000)
+    parser.add_argument(
+        "--trust-only", action="store_true", help="only the plan and agreement rows"
+    )
     args = parser.parse_args()
+    if args.trust_only:
+        _trust(args)
+        return
     m = Model()
     shifts = Shifts(m)
     rng = np.random.default_rng(args.seed)
@@ -292,6 +301,20 @@ def main() -> None:
     )
     print()
     print(table(results))
+    _trust(args)
+
+
+def _trust(args: argparse.Namespace) -> None:
+    """The plan's ranges and the agreement interval (``bench.trust_coverage``)."""
+    from bench.trust_coverage import agreement_rows, plan_rows
+    from bench.trust_coverage import table as trust_table
+
+    start = time.perf_counter()
+    rows = plan_rows(args.plan_pilots, args.full_plan_pilots)
+    rows += agreement_rows(args.agreement_replicates)
+    print(f"plan and agreement: {time.perf_counter() - start:.0f} s", flush=True)
+    print()
+    print(trust_table(rows))
 
 
 if __name__ == "__main__":

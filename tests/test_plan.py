@@ -114,7 +114,7 @@ def test_plan_command_on_two_scripted_runs(
     out = capsys.readouterr().out
     assert "curated, quality-controlled subset, not a random draw" in out
     assert "its mean is not a forecast of the full-set mean" in out
-    assert "mockllm/clin-c vs mockllm/clin-asks: -5.9 points here over 3 shared scenarios" in out
+    assert "mockllm/clin-c minus mockllm/clin-asks: -5.9 points here over 3 shared scenarios" in out
     assert "1 epoch : " in out and "for both runs" in out
     # every projection carries its range from a case bootstrap
     assert "10th to 90th percentile of each number over a case bootstrap" in out

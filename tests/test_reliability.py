@@ -67,19 +67,21 @@ def test_the_report_and_the_csv_say_it(tmp_path: Path) -> None:
     ) in text
     assert (
         "**flaky**: over 6 scenarios run 2 times, 25% of a scenario's rubric items were met in "
-        "all 2 encounters and 75% in at least one (50% per encounter): 50% of the items it can "
-        "do, it does only some of the time."
+        "all 2 encounters and 75% in at least one (50% per encounter): of the items it did at "
+        "least once, 67% it did only some of the time."
     ) in text
     table = reliability_table(analysis)
     write_csv(table, tmp_path)
     lines = (tmp_path / "reliability.csv").read_text().splitlines()
     assert lines[0] == (
         "group,epochs,scenarios,left_out,reliably_met,reliably_met_ci_low,"
-        "reliably_met_ci_high,ever_met,per_encounter"
+        "reliably_met_ci_high,ever_met,per_encounter,sometimes_of_done"
     )
     by_group = {row[0]: row for row in table.rows}
     assert by_group["flaky"][4] == pytest.approx(0.25)
     assert by_group["flaky"][7] == pytest.approx(0.75)
+    # of the items met at least once (0.75), those not met every time (0.5): two thirds
+    assert by_group["flaky"][9] == pytest.approx(0.5 / 0.75)
     assert by_group["steady"][4] == pytest.approx(by_group["steady"][7])
 
 

@@ -33,7 +33,7 @@ from inspect_medsp.agreement.raters import (
 from inspect_medsp.agreement.validation_sheet import RATERS, read_sheets
 from inspect_medsp.record.grader import self_preference
 from inspect_medsp.record.score import KEYS
-from inspect_medsp.scoring.metrics import cluster_bootstrap
+from inspect_medsp.scoring.clustered import clustered_ratio
 
 TOP_ITEMS = 15
 class AgreementRow(BaseModel):
@@ -159,7 +159,8 @@ def disagreements(comparison: Comparison, top: int = TOP_ITEMS) -> list[Disagree
 
 def shifts(logs: Sequence[GradedLog], keys: Sequence[Key]) -> list[Shift]:
     """Macro completion (overall and per competency) under each grader against the first,
-    over the scenarios both scored, with a case-resampling interval of the difference."""
+    over the scenarios both scored, with the case-clustered t interval of the difference (the
+    leaderboard's: NaN below the fewest cases an interval needs)."""
     reference = logs[0]
     out: list[Shift] = []
     for other in logs[1:]:
@@ -176,7 +177,8 @@ def shifts(logs: Sequence[GradedLog], keys: Sequence[Key]) -> list[Shift]:
             ids = sorted(pairs)
             ref = np.asarray([np.mean([p[0] for p in pairs[i]]) for i in ids])
             new = np.asarray([np.mean([p[1] for p in pairs[i]]) for i in ids])
-            low, high = cluster_bootstrap(new - ref, np.ones(len(ids)), [cases[i] for i in ids])
+            interval = clustered_ratio(new - ref, np.ones(len(ids)), [cases[i] for i in ids])
+            low, high = interval.low, interval.high
             out.append(
                 Shift(
                     reference=reference.label,

@@ -117,7 +117,7 @@ def agreement_chart(rows: Sequence[AgreementRow], path: Path) -> Path:
         ax.set_axisbelow(True)
     panels[1].set_xticks(range(len(keys)), keys)
     panels[1].set_xlabel("ACGME competency (overall: every item)")
-    panels[0].set_title("Agreement on rubric verdicts (bars: 95% case-resampling intervals)")
+    panels[0].set_title("Agreement on rubric verdicts (bars: 95% case-clustered intervals)")
     fig.legend(loc="outside lower center", ncols=min(2, n), fontsize=8, frameon=False)
     return save(fig, path)
 
@@ -223,7 +223,9 @@ def agreement_markdown(report: AgreementReport) -> str:
         "every rater agrees on.",
         "- kappa: agreement beyond chance; Cohen's for two raters, Fleiss' for more; n/a when "
         "every verdict was the same.",
-        "- intervals: 95% percentile bootstrap resampling whole cases (1,000 resamples).",
+        "- intervals: agreement and the differences in macro completion have the "
+        "leaderboard's 95% case-clustered t interval; kappa, not a mean, a 95% percentile "
+        "bootstrap resampling whole cases (1,000 resamples).",
         "- left out: items a rater could not score (its sample is unscored) or left unjudged; "
         "never counted as a verdict.",
         "- repeats: a log graded with `-S samples=k` gives k raters (its repeats); as a "

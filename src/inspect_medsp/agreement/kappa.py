@@ -22,6 +22,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel
 
+from inspect_medsp.scoring.clustered import clustered_ratio
 from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
 
 KappaKind = Literal["cohen", "fleiss"]
@@ -75,7 +76,9 @@ def kappa_of(sums: np.ndarray, kind: KappaKind) -> np.ndarray:
 
 def agreement(votes: Sequence[Sequence[int]] | np.ndarray, cases: Sequence[str]) -> Agreement:
     """Agreement of ``votes`` (items x raters, 1 met / 0 not met; every rater judged every
-    item), with 95% intervals resampling ``cases`` (one per item)."""
+    item): the agreement share (a ratio of sums over items) with the case-clustered t interval
+    the leaderboard uses, kappa (not a mean) with a 95% interval resampling ``cases`` (one per
+    item)."""
     array = np.asarray(votes, dtype=float).reshape(len(cases), -1)
     m = array.shape[1]
     if m < 2:
@@ -96,10 +99,11 @@ def agreement(votes: Sequence[Sequence[int]] | np.ndarray, cases: Sequence[str])
     whole = np.asarray([[float(c.sum()) for c in columns]])
     sums = resampled_sums(columns, cases)
     met = array.sum(axis=1)
+    share = clustered_ratio(columns[0], columns[1], cases)
     return Agreement(
         items=len(array),
         agreement=float(whole[0, 0] / whole[0, 1]),
-        agreement_ci=percentile_interval(sums[:, 0] / sums[:, 1]),
+        agreement_ci=(share.low, share.high),
         unanimous=float(np.mean((met == 0) | (met == m))),
         kappa=float(kappa_of(whole, kind)[0]),
         kappa_ci=percentile_interval(kappa_of(sums, kind)),

@@ -58,15 +58,16 @@ def variance(analysis: Analysis) -> Table:
 def reliability(analysis: Analysis) -> Table:
     """Reliability across epochs per group that ran a scenario in two or more epochs: of each
     scenario's rubric items, the share met in all ``epochs`` encounters (``reliably_met``, with
-    its 95% interval), in at least one (``ever_met``) and per encounter (the macro), each
-    averaged over the ``scenarios`` counted; ``left_out`` scenarios had fewer scored epochs."""
+    its 95% interval), in at least one (``ever_met``) and per encounter, each averaged over
+    the ``scenarios`` counted (``left_out`` scenarios had fewer scored epochs), and of the items
+    met at least once the share not met every time (``sometimes_of_done``)."""
     columns = ["group", "epochs", "scenarios", "left_out", "reliably_met",
                "reliably_met_ci_low", "reliably_met_ci_high", "ever_met",
-               "per_encounter"]  # fmt: skip
+               "per_encounter", "sometimes_of_done"]  # fmt: skip
     rows: list[list[Cell]] = [
         [r.group, r.epochs, r.scenarios, r.left_out, finite(r.reliably_met),
          finite(r.reliably_low), finite(r.reliably_high), finite(r.ever_met),
-         finite(r.per_encounter)]
+         finite(r.per_encounter), finite(r.unreliable_of_done)]
         for r in reliability_rows([(g.label, g.samples) for g in analysis.groups])
     ]  # fmt: skip
     return Table(name="reliability", columns=columns, rows=rows)

@@ -22,6 +22,11 @@ from inspect_medsp.stats.simpower import SIMULATED_CASES
 
 CHART_DIFFERENCES = "differences.png"
 
+ROUGH_MDD_CASES = 15
+"""Below this many cases an ``mdd`` is said to be a rough guide: it rests on the spread of so
+few cases that a true difference of its size is found less often than 80% (the coverage
+bench's "power at each run's own mdd": 54-77% from 6 to 10 cases)."""
+
 FEWEST_CASES = MIN_CASES
 """Below this many cases there is no interval and no ``mdd`` (and the exact two-sided
 permutation test cannot reach p < 0.05)."""
@@ -71,6 +76,13 @@ def detect_text(row: Comparison) -> str:
         )
     if row.mdd_note == TOO_FEW_CASES or math.isnan(d.mdd):
         return f"with fewer than {FEWEST_CASES} cases what it could detect is not estimated"
+    if d.cases < ROUGH_MDD_CASES:
+        return (
+            f"this comparison can detect {points(d.mdd)} points (80% power if its "
+            f"{d.cases} cases are typical of the next {d.cases}; worked out from fewer than "
+            f"{ROUGH_MDD_CASES} cases that is a rough guide, and in simulation a true "
+            "difference of this size is found less often than 80%)"
+        )
     return f"this comparison can detect {points(d.mdd)} points (80% power)"
 
 
@@ -141,8 +153,10 @@ def differences_markdown(
         f"pattern when there are at most {EXACT_CASES} cases) and a cluster-robust t test "
         "(Student's t on cases - 1 degrees of freedom, fewer when a few large cases "
         "dominate). The p-value is the larger of the two, "
-        "and the 95% interval joins the two tests' inverted intervals, so a difference is "
-        "detectable (p < 0.05) exactly when its interval leaves out 0. With fewer than "
+        "and the 95% interval joins the two tests' inverted intervals, so before any "
+        "correction a difference is detectable (p < 0.05) exactly when its interval leaves "
+        "out 0; the intervals are not adjusted for multiplicity, so a Holm-corrected row "
+        "whose interval leaves out 0 can still be not detectable. With fewer than "
         f'{MIN_CASES} cases there is no interval. "Can detect" is the minimum detectable '
         "difference (mdd): the true difference this comparison finds with 80% power. Up to "
         f"{SIMULATED_CASES} cases it is simulated with the test itself: comparisons drawn "
@@ -177,7 +191,8 @@ def differences_markdown(
         lines.append(f"| {escape(r.group_b)} vs {escape(r.group_a)} | " + " | ".join(cells) + " |")
     out += [
         "Difference b - a in points with its 95% interval, per competency (✱: detectable; "
-        "competency stars are Holm-corrected over every competency and pair; all numbers in "
+        "competency stars are Holm-corrected over every competency and pair, the intervals "
+        "are not, so a competency interval that leaves out 0 may carry no ✱; all numbers in "
         "comparisons.csv):",
         "",
         *lines,

@@ -12,12 +12,21 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ModelCost
 from pydantic import BaseModel
 
+from inspect_medsp.comparisons.case_weights import (
+    case_draws,
+    icc_draws,
+    pair_spreads,
+    paired_values,
+    run_spreads,
+    scenarios_of,
+)
 from inspect_medsp.comparisons.planning import (
     FULL_CASES,
     FULL_SCENARIOS,
@@ -27,7 +36,7 @@ from inspect_medsp.comparisons.planning import (
     mdd,
     scenarios_needed,
 )
-from inspect_medsp.comparisons.spread import components, pair_spread, resampled_cases, run_spread
+from inspect_medsp.comparisons.spread import components, pair_spread, run_spread
 from inspect_medsp.estimate.bill import run_bill
 from inspect_medsp.estimate.prices import cost
 from inspect_medsp.record.read import CLINICIAN, MedspSample, read_log
@@ -146,8 +155,10 @@ def make_plan(
         spread = run_spread(g.samples)
         parts = components(g.samples)
         ids = sorted(g.scored_ids)
-        cases = [next((s.case_id for s in g.samples if s.id == i and s.case_id), case_of(i))
-                 for i in ids]  # fmt: skip
+        case_by_id: dict[str, str] = {}
+        for s in g.samples:
+            case_by_id.setdefault(s.id, s.case_id)
+        cases = [case_by_id.get(i) or case_of(i) for i in ids]
         dollars: list[float] = []
         missing: list[str] = []
         for name in g.runs:
@@ -174,7 +185,7 @@ def make_plan(
                     if spread
                     else None
                 ),
-                full_half_width_range=_run_range(g.samples, max(1, round(parts.epochs))),
+                full_half_width_range=half_width_range(g.samples, max(1, round(parts.epochs))),
                 epochs_help=bool(spread and spread.per_epoch > 0),
                 cost_per_scenario=per,
                 missing_prices=sorted(set(missing)),
@@ -194,7 +205,7 @@ def make_plan(
             None,
         )
         pair = _pair(a.label, b.label, spread, row, detect, costs)
-        _pair_ranges(pair, a.samples, b.samples, detect)
+        pair.mdd_full_range, pair.needed_range = pair_ranges(a.samples, b.samples, detect)
         pairs.append(pair)
     return Plan(
         detect=detect,
@@ -244,29 +255,49 @@ def _percentiles(values: list[float]) -> Range | None:
     return float(low), float(high)
 
 
-def _run_range(samples: list[MedspSample], epochs: int) -> Range | None:
-    """The full-set half-width over a case bootstrap of the run."""
-    widths = []
-    for (resample,) in resampled_cases([samples], RESAMPLES, RANGE_SEED):
-        spread = run_spread(resample)
-        if spread is not None:
-            widths.append(half_width(spread, FULL_SCENARIOS, epochs))
-    return _percentiles(widths)
+def half_width_range(samples: Sequence[MedspSample], epochs: int) -> Range | None:
+    """The 10th-90th percentile of the full-set half-width: the spread of a case bootstrap of
+    the run, with the intra-case correlation drawn from its pivot (``icc_draws``)."""
+    scenarios = scenarios_of(samples, {})
+    cases = int(scenarios.case.max(initial=-1)) + 1
+    if cases < 2:
+        return None
+    spreads = run_spreads(scenarios, case_draws(cases, RESAMPLES, RANGE_SEED))
+    rhos = icc_draws(scenarios.value, scenarios.case, RESAMPLES, RANGE_SEED)
+    return _percentiles(
+        [
+            half_width(s._replace(rho=r), FULL_SCENARIOS, epochs)
+            for s, r in zip(spreads, rhos, strict=True)
+            if s
+        ]
+    )
 
 
-def _pair_ranges(pair: PairPlan, a: list[MedspSample], b: list[MedspSample], detect: float) -> None:
-    """Fill the pair's ranges from a case bootstrap of both runs together."""
-    mdds: dict[int, list[float]] = {e: [] for e in EPOCH_CHOICES}
-    needed: dict[int, list[float]] = {e: [] for e in EPOCH_CHOICES}
-    for resample_a, resample_b in resampled_cases([a, b], RESAMPLES, RANGE_SEED):
-        spread = pair_spread(resample_a, resample_b)
-        if spread is None:
-            continue
-        for e in EPOCH_CHOICES:
-            mdds[e].append(mdd(spread, FULL_SCENARIOS, e))
-            needed[e].append(float(scenarios_needed(spread, detect, e)))
-    pair.mdd_full_range = {e: r for e in EPOCH_CHOICES if (r := _percentiles(mdds[e]))}
-    pair.needed_range = {e: r for e in EPOCH_CHOICES if (r := _percentiles(needed[e]))}
+def pair_ranges(
+    a: Sequence[MedspSample], b: Sequence[MedspSample], detect: float
+) -> tuple[dict[int, Range], dict[int, Range]]:
+    """Epochs -> 10th-90th percentile of the full-set mdd, and of the scenarios needed to
+    detect ``detect``: a case bootstrap of both runs together, with the intra-case correlation
+    of the differences drawn from its pivot."""
+    cases: dict[str, int] = {}
+    first, second = scenarios_of(a, cases), scenarios_of(b, cases)
+    if len(cases) < 2:
+        return {}, {}
+    differences, case = paired_values(first, second)
+    rhos = icc_draws(differences, case, RESAMPLES, RANGE_SEED)
+    draws = pair_spreads(first, second, case_draws(len(cases), RESAMPLES, RANGE_SEED))
+    spreads = [s._replace(rho=r) for s, r in zip(draws, rhos, strict=True) if s]
+    mdds = {
+        e: r
+        for e in EPOCH_CHOICES
+        if (r := _percentiles([mdd(s, FULL_SCENARIOS, e) for s in spreads]))
+    }
+    needed = {
+        e: r
+        for e in EPOCH_CHOICES
+        if (r := _percentiles([float(scenarios_needed(s, detect, e)) for s in spreads]))
+    }
+    return mdds, needed
 
 
 def _span(value: Range | None, scale: float = 100.0, digits: int = 1) -> str:
@@ -322,11 +353,14 @@ def render_plan(plan: Plan) -> str:
     if not plan.pairs:
         out.append("Give two or more runs over shared scenarios to plan a comparison.")
         return "\n".join(out) + "\n"
-    out.append(f"Comparisons (b - a), to detect {target} with 80% power at two-sided 5%:")
+    out.append(
+        f"Comparisons (each line: the first group's macro minus the second's), to detect "
+        f"{target} with 80% power at two-sided 5%:"
+    )
     for p in plan.pairs:
         out.append(
-            f"- {p.group_b} vs {p.group_a}: {_pts(p.difference)} points here over {p.shared} "
-            f"shared scenarios (this comparison can detect {_pts(p.mdd_here)})"
+            f"- {p.group_b} minus {p.group_a}: {_pts(p.difference)} points here over "
+            f"{p.shared} shared scenarios (this comparison can detect {_pts(p.mdd_here)})"
         )
         choices = EPOCH_CHOICES if p.epochs_help else EPOCH_CHOICES[:1]
         full = ", ".join(
@@ -362,8 +396,11 @@ def render_plan(plan: Plan) -> str:
         "mean case size of the set planned (6.05 for the full set, less for a random subset "
         "of it); mdd and intervals with t quantiles on the planned cases - 1 degrees of "
         "freedom. In brackets: the 10th to 90th percentile of each number over a case "
-        f"bootstrap of the runs ({RESAMPLES} resamples, seeded), as the spread and the "
-        "correlation are themselves estimated from few cases. Costs: medsp-estimate's token "
+        f"bootstrap of the runs ({RESAMPLES} resamples, seeded; a case drawn twice counts as "
+        "two cases), with the intra-case correlation drawn from its one-way ANOVA pivot "
+        "(resampling a few multi-scenario cases understates how uncertain it is), as the "
+        "spread and the correlation are themselves estimated from few cases. Costs: "
+        "medsp-estimate's token "
         "model at the turns the encounters took, list prices, no prompt-cache discounts, "
         "grader repeats not included.",
     ]

@@ -47,8 +47,15 @@ class Reliability(NamedTuple):
 
     @property
     def unreliable(self) -> float:
-        """The share met sometimes but not every time (``ever_met - reliably_met``)."""
+        """The share of all items met sometimes but not every time (``ever_met -
+        reliably_met``)."""
         return self.ever_met - self.reliably_met
+
+    @property
+    def unreliable_of_done(self) -> float:
+        """Of the items met at least once, the share not met every time (``unreliable /
+        ever_met``; NaN when no item was ever met)."""
+        return self.unreliable / self.ever_met if self.ever_met > 0 else math.nan
 
 
 def _item_sets(epochs: Sequence[MedspSample]) -> list[dict[int, bool]] | None:

@@ -3,6 +3,7 @@ spread comes from"."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from inspect_medsp.comparisons.reliability import Reliability
@@ -10,7 +11,7 @@ from inspect_medsp.report.text import with_ci
 
 
 def _share(value: float) -> str:
-    return f"{value:.0%}"
+    return "n/a" if math.isnan(value) else f"{value:.0%}"
 
 
 def sentence(row: Reliability, name: str) -> str:
@@ -25,8 +26,8 @@ def sentence(row: Reliability, name: str) -> str:
         f"{name}: over {row.scenarios} scenarios run {row.epochs} times{left}, "
         f"{_share(row.reliably_met)} of a scenario's rubric items were met in all "
         f"{row.epochs} encounters and {_share(row.ever_met)} in at least one "
-        f"({_share(row.per_encounter)} per encounter): {_share(row.unreliable)} of the items "
-        "it can do, it does only some of the time."
+        f"({_share(row.per_encounter)} per encounter): of the items it did at least once, "
+        f"{_share(row.unreliable_of_done)} it did only some of the time."
     )
 
 
@@ -41,7 +42,8 @@ def reliability_markdown(rows: Sequence[Reliability], escape: Callable[[str], st
         "What a model does every time, beside what it does at all (tau2-bench's pass^k, item "
         "by item): of each scenario's rubric items, the share met in all k encounters "
         "(reliably met) and the share met in at least one, averaged over scenarios like the "
-        "macro; per encounter is the macro itself. All numbers in reliability.csv.",
+        "macro; per encounter is the share met in one encounter over the same scenarios (the "
+        "macro only when no scenario is left out). All numbers in reliability.csv.",
         "",
     ]
     out += [f"- {sentence(r, f'**{escape(r.group)}**')}" for r in shown]

@@ -11,24 +11,30 @@ from typing import NamedTuple
 
 import numpy as np
 
+from inspect_medsp.comparisons.case_weights import (
+    once,
+    pair_spreads,
+    repeat_completions,
+    run_spreads,
+    scenarios_of,
+)
 from inspect_medsp.comparisons.planning import Spread
-from inspect_medsp.comparisons.variance_split import Components, decompose, icc
+from inspect_medsp.comparisons.variance_split import Components, decompose
 from inspect_medsp.record.read import MedspSample
-from inspect_medsp.scoring.metrics import case_of
-from inspect_medsp.stats.pairwise import OVERALL, scenario_values
+from inspect_medsp.stats.pairwise import OVERALL
 
-
-def repeat_completions(sample: MedspSample) -> list[float]:
-    """The sample's overall completion per grader repeat (items a repeat marked met over the
-    rubric's items); its one completion when it was graded once."""
-    total = sample.counts.get(OVERALL, (0, 0))[1]
-    k = max((len(item.votes) for item in sample.items), default=0)
-    if k < 2 or not total:
-        return [sample.values[OVERALL]]
-    return [
-        sum(len(item.votes) > r and item.votes[r] is True for item in sample.items) / total
-        for r in range(k)
-    ]
+__all__ = [
+    "Rerun",
+    "VarianceRow",
+    "components",
+    "encounters",
+    "pair_spread",
+    "repeat_completions",
+    "rerun_noise",
+    "run_spread",
+    "variance_rows",
+    "vote_variance",
+]
 
 
 def majority_chance(met: int, judged: int) -> float:
@@ -69,6 +75,8 @@ class Rerun(NamedTuple):
     grading: float
     """Variance of one epoch's voted completion over re-gradings (NaN: graded once)."""
     epochs: float
+    """The harmonic mean of the scenarios' scored epochs (a scenario's noise shrinks with
+    one over its own epochs, so that is the mean that counts)."""
     scenarios: int
 
     @property
@@ -101,7 +109,7 @@ def rerun_noise(samples: Sequence[MedspSample]) -> Rerun:
     encounter = math.nan
     if spread:
         encounter = max(0.0, float(np.mean(spread)) - (0.0 if math.isnan(grading) else grading))
-    epochs = float(np.mean([len(group) for group in by_id.values()]))
+    epochs = 1.0 / float(np.mean([1.0 / len(group) for group in by_id.values()]))
     return Rerun(encounter, grading, epochs, len(by_id))
 
 
@@ -128,64 +136,15 @@ def per_epoch(parts: Components) -> float:
 
 def run_spread(samples: Sequence[MedspSample]) -> Spread | None:
     """The spread of a run's scenario values (None with fewer than two scenarios)."""
-    values = scenario_values(samples)
-    overall = values.values[OVERALL]
-    if len(overall) < 2:
-        return None
-    ids = sorted(overall)
-    y = np.array([overall[i] for i in ids])
-    parts = components(samples)
-    noise = parts.noise
-    return Spread(
-        fixed=max(0.0, float(np.var(y, ddof=1)) - noise),
-        per_epoch=per_epoch(parts),
-        rho=icc(y, [values.cases.get(i) or case_of(i) for i in ids]).rho,
-        epochs=max(1.0, parts.epochs),
-    )
+    scenarios = scenarios_of(samples, {})
+    return run_spreads(scenarios, once(int(scenarios.case.max(initial=-1)) + 1))[0]
 
 
 def pair_spread(a: Sequence[MedspSample], b: Sequence[MedspSample]) -> Spread | None:
     """The spread of the per-scenario difference ``b - a`` on the scenarios both scored."""
-    va, vb = scenario_values(a), scenario_values(b)
-    ids = sorted(va.values[OVERALL].keys() & vb.values[OVERALL].keys())
-    if len(ids) < 2:
-        return None
-    d = np.array([vb.values[OVERALL][i] - va.values[OVERALL][i] for i in ids])
-    parts_a, parts_b = components(a), components(b)
-    return Spread(
-        fixed=max(0.0, float(np.var(d, ddof=1)) - parts_a.noise - parts_b.noise),
-        per_epoch=per_epoch(parts_a) + per_epoch(parts_b),
-        rho=icc(d, [va.cases[i] for i in ids]).rho,
-        epochs=max(1.0, (parts_a.epochs + parts_b.epochs) / 2),
-    )
-
-
-def resampled_cases(
-    groups: Sequence[Sequence[MedspSample]], resamples: int, seed: int
-) -> list[list[list[MedspSample]]]:
-    """Case bootstrap resamples of one or more groups (the same cases drawn for all): in each,
-    a case drawn twice appears as two cases (ids and case ids suffixed ``#k``)."""
-    cases = sorted({s.case_id or case_of(s.id) for g in groups for s in g if s.scored})
-    if len(cases) < 2:
-        return []
-    by_case = [
-        {c: [s for s in g if (s.case_id or case_of(s.id)) == c] for c in cases} for g in groups
-    ]
-    rng = np.random.default_rng(seed)
-    out: list[list[list[MedspSample]]] = []
-    for _ in range(resamples):
-        drawn = rng.integers(0, len(cases), len(cases))
-        out.append(
-            [
-                [
-                    s.model_copy(update={"id": f"{s.id}#{k}", "case_id": f"{cases[c]}#{k}"})
-                    for k, c in enumerate(drawn)
-                    for s in members[cases[c]]
-                ]
-                for members in by_case
-            ]
-        )
-    return out
+    cases: dict[str, int] = {}
+    first, second = scenarios_of(a, cases), scenarios_of(b, cases)
+    return pair_spreads(first, second, once(len(cases)))[0]
 
 
 class VarianceRow(NamedTuple):

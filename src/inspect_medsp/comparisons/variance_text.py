@@ -30,8 +30,11 @@ def sentence(row: VarianceRow, name: str) -> str:
             "the encounter-to-encounter variation is not measured: it is inside the rest, so "
             "no share of scenario difficulty is claimed. Re-grading the same "
             f"{v.scenarios} scenarios would move its macro by about {noise:.1f} points (one "
-            "SD, from the majority vote the score uses); re-running them would move it by more, "
-            "by an amount only a run with `--epochs 2` or more can tell."
+            "SD, from the majority vote the score uses; a rough figure: from one set of votes "
+            "per item the variance of their majority can only be approximated, and in "
+            "simulation with three repeats it came out from 30% low to 50% high); re-running "
+            "them would move it by more, by an amount only a run with `--epochs 2` or more can "
+            "tell."
         )
     parts = [f"{_pct(row.scenario_share)} is scenario difficulty"]
     parts.append(f"{_share(v, v.epoch)} encounter-to-encounter variation (epochs)")

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from inspect_ai.model import ModelUsage
@@ -111,8 +114,7 @@ def run_bill(run: MedspRun, name: str) -> RunBill | None:
         record = sample.metadata.record
         if record is None:
             continue
-        traj = sample.trajectory
-        turns = traj.turn_count if traj else 0
+        turns = sample.recorded_turns
         audited = AUDITOR in sample.role_usage
         observed = estimate_records(
             [record], max_turns, settings, Assumptions(turns=turns), audit=audited, warm=warm
@@ -133,6 +135,23 @@ def run_bill(run: MedspRun, name: str) -> RunBill | None:
     return RunBill(run=name, max_turns=max_turns, roles=roles)
 
 
+def _bill_of(job: tuple[str, str]) -> RunBill | None:
+    path, label = job
+    return run_bill(read_log(path, events=True), label)
+
+
+def bills_of(jobs: Sequence[tuple[str, str]]) -> list[RunBill | None]:
+    """:func:`run_bill` of each ``(log path, label)``, each log read again with its model
+    events and records: in worker processes (one per core) when there are several logs."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    workers = min(len(jobs), cores or 1)
+    if workers < 2:
+        return [_bill_of(job) for job in jobs]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_bill_of, jobs))
+
+
 def _cell(value: int | None) -> str:
     return "n/a" if value is None else f"{value:,}"
 
@@ -151,9 +170,8 @@ def bill_markdown(runs: Sequence[MedspRun]) -> list[str]:
         "and the cache reads the estimate expects (a prefix of 1,024+ tokens repeated).",
         "",
     ]
-    for run in runs:
-        label = f"{run.model}, strategy {run.strategy}, judge {run.grader} (`{run.name}`)"
-        bill = run_bill(read_log(run.path, events=True), label)
+    labels = [f"{r.model}, strategy {r.strategy}, judge {r.grader} (`{r.name}`)" for r in runs]
+    for bill in bills_of([(run.path, label) for run, label in zip(runs, labels, strict=True)]):
         if bill is None:
             continue
         out += [

@@ -1,9 +1,9 @@
 """``medsp-report probes LOG... --out DIR``: how the grader moved under each probe.
 
 Per probe and competency: flips up (not met to met) over the items that could flip up,
-flips down over the items that could flip down, each rate with a 95% interval that resamples
-cases, and the items that flipped most. The recital's false credit is also given for
-PC, MK and SBP together apart from ICS and PROF, where saying can itself be the act.
+flips down over the items that could flip down, each rate with the leaderboard's 95%
+case-clustered t interval, and the items that flipped most. The recital's false credit is also
+given for PC, MK and SBP together apart from ICS and PROF, where saying can itself be the act.
 """
 
 from __future__ import annotations
@@ -12,14 +12,13 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.probes.result import PROBES, SPEECH_COMPETENCIES, GraderProbes
 from inspect_medsp.record.read import read_log
 from inspect_medsp.report.tables import Cell, Table, write_csv
-from inspect_medsp.scoring.metrics import cluster_bootstrap
+from inspect_medsp.scoring.clustered import clustered_ratio
 
 CLINICAL = "PC+MK+SBP"
 SPEECH = "ICS+PROF"
@@ -105,9 +104,8 @@ def _rate(flips: list[int], items: list[int], cases: list[str]) -> Rate:
     n, d = sum(flips), sum(items)
     if not d:
         return Rate(flips=n, items=d)
-    with np.errstate(invalid="ignore", divide="ignore"):  # resamples without such items
-        low, high = cluster_bootstrap(flips, items, cases)
-    return Rate(flips=n, items=d, rate=n / d, ci=(low, high))
+    interval = clustered_ratio(flips, items, cases)
+    return Rate(flips=n, items=d, rate=n / d, ci=(interval.low, interval.high))
 
 
 def analyse_probes(report: ProbeReport) -> ProbeReport:
@@ -246,7 +244,7 @@ def probes_markdown(report: ProbeReport) -> str:
         f"{len(probed)} encounters probed from "
         f"{len({e.run for e in report.encounters})} log(s); flips are counted against a fresh "
         "grading of the unchanged record by the same grader. Rates: flips up over items not "
-        "met before, flips down over items met before; 95% intervals resample cases.\n",
+        "met before, flips down over items met before; 95% case-clustered t intervals.\n",
     ]
     for probe in PROBES:
         rows = [r for r in report.rows if r.probe == probe]
@@ -337,7 +335,7 @@ def probes_chart(report: ProbeReport, path: Path) -> Path:
         ax.set_ylabel("% of items that could flip" if i == 0 else "")
         if i == 0:
             ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle("Grader probes: flips per competency (95% case-resampled intervals)", fontsize=10)
+    fig.suptitle("Grader probes: flips per competency (95% case-clustered intervals)", fontsize=10)
     fig.tight_layout()
     return save(fig, path)
 

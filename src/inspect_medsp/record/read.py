@@ -8,8 +8,9 @@ take their defaults (see ``record.score`` and ``record.task``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from inspect_ai.log import (
     EvalLog,
@@ -21,7 +22,7 @@ from inspect_ai.log import (
 )
 from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from inspect_medsp.data.caseset import CaseSet, published_set
 from inspect_medsp.data.dataset import METADATA_KEY
@@ -32,7 +33,12 @@ from inspect_medsp.record.grader import GRADER_ROLE, graders_named
 from inspect_medsp.record.result import ScorerResult, result_of, unscored_of
 from inspect_medsp.record.score import KEYS, SCORER, ItemVerdict, ScoreMetadata, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
-from inspect_medsp.record.trajectory import ROLE_NAMES, ReplyHealth, Trajectory
+from inspect_medsp.record.trajectory import (
+    ROLE_NAMES,
+    EndReason,
+    ReplyHealth,
+    Trajectory,
+)
 from inspect_medsp.record.usage import RoleSpend
 
 R = TypeVar("R", bound=ScorerResult)
@@ -46,6 +52,16 @@ CLINICIAN = "clinician"
 NOT_SCORED = "no_score"
 """The unscored reason of a sample that has no MedSP score at all (a run with ``--no-score``:
 score it with ``inspect score LOG --scorer inspect_medsp/medsp_rubric``)."""
+
+
+LEAN_RAW = frozenset({"rescored", "usage"})
+"""The rubric score's metadata a lean read keeps as logged in ``MedspSample.scores`` (what
+:func:`rescored_usage` reads); the rest it keeps typed only (``MedspSample.score``)."""
+
+
+LEAN_MARK = "lean"
+"""Set on a sample's JSON by a lean read (``record.sample_files``), with its encounter's
+counts under ``encounter``."""
 
 
 class NotMedSP(ValueError):
@@ -88,6 +104,35 @@ class SampleMetadata(BaseModel):
         return {k: str(extra[k]) for k in CASE_META_FIELDS if extra.get(k)}
 
 
+class TurnTiming(BaseModel):
+    """What the per-sample properties read of a recorded turn (``TurnRecord``'s fields)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    refused: bool = False
+    clinician_seconds: float | None = None
+
+
+class RecordedEncounter(BaseModel):
+    """What the per-sample properties read of the store's Trajectory, as plain data (its
+    turns' words are not validated: the report counts turns and times them)."""
+
+    turns: list[TurnTiming] = Field(default_factory=list)
+    end: EndReason = "running"
+    health: dict[str, ReplyHealth] = Field(
+        default_factory=lambda: {str(r): ReplyHealth() for r in ROLE_NAMES}
+    )
+
+    @classmethod
+    def of(cls, store: Mapping[str, Any]) -> RecordedEncounter | None:
+        """The encounter a store holds (None when it holds no Trajectory's turns)."""
+        prefix = f"{Trajectory.__name__}:"
+        if f"{prefix}turns" not in store:
+            return None
+        found = {n: store[f"{prefix}{n}"] for n in cls.model_fields if f"{prefix}{n}" in store}
+        return cls.model_validate(found)
+
+
 class MedspScore(BaseModel):
     """A sample's MedSP score: its value (None when unscored) and its metadata."""
 
@@ -109,8 +154,6 @@ class MedspSample(BaseModel):
     metadata: SampleMetadata
     store: dict[str, Any] = Field(default_factory=dict)
     """The sample store as logged (the Trajectory's keys and any others)."""
-    trajectory: Trajectory | None = None
-    """The recorded encounter (None when the sample stopped before it began)."""
     score: MedspScore | None = None
     error: str | None = None
     model_usage: dict[str, ModelUsage] = Field(default_factory=dict)
@@ -120,6 +163,22 @@ class MedspSample(BaseModel):
     scores: dict[str, Score] = Field(default_factory=dict)
     """Every score of the sample as logged, by scorer name (the rubric's, the audit's, the
     probes', any other scorer's); read a scorer's typed result with :meth:`result`."""
+    _recorded: RecordedEncounter | Literal[False] | None = PrivateAttr(default=False)
+    """The encounter's counts, read from the store when first asked for (False: not yet)."""
+
+    @cached_property
+    def trajectory(self) -> Trajectory | None:
+        """The recorded encounter (None when the sample stopped before it began), read from
+        the store when first asked for."""
+        return Trajectory.of(self.store)
+
+    @property
+    def _encounter(self) -> RecordedEncounter | None:
+        """The store's encounter as plain data, validated once: what the per-sample
+        properties below read (a Trajectory validates its fields again on every read)."""
+        if self._recorded is False:
+            self._recorded = RecordedEncounter.of(self.store)
+        return self._recorded
 
     def result(self, kind: type[R]) -> R | None:
         """The typed result ``kind``'s scorer stored for this sample (its newest score's
@@ -211,34 +270,39 @@ class MedspSample(BaseModel):
     @property
     def end(self) -> str | None:
         """How the encounter ended."""
-        if self.trajectory is not None:
-            return self.trajectory.end
+        if self._encounter is not None:
+            return self._encounter.end
         return self.score.metadata.end or None if self.score is not None else None
 
     @property
     def turns(self) -> int | None:
-        if self.trajectory is not None:
-            return self.trajectory.turn_count
+        if self._encounter is not None:
+            return len(self._encounter.turns)
         return self.score.metadata.turns if self.score is not None else None
+
+    @property
+    def recorded_turns(self) -> int:
+        """Turns the store's encounter records (0 when it holds none)."""
+        return len(self._encounter.turns) if self._encounter is not None else 0
 
     @property
     def refused_turns(self) -> int:
         """Clinician turns its provider refused (content filter)."""
-        return self.trajectory.refused_turns if self.trajectory is not None else 0
+        return sum(t.refused for t in self._encounter.turns) if self._encounter else 0
 
     @property
     def turn_seconds(self) -> list[float]:
         """Seconds the clinician took for each recorded turn that has a time (a person's
         thinking time for ``medsp/human``, the model calls' time for a model)."""
-        turns = self.trajectory.turns if self.trajectory is not None else []
+        turns = self._encounter.turns if self._encounter is not None else []
         return [t.clinician_seconds for t in turns if t.clinician_seconds is not None]
 
     @property
     def health(self) -> dict[str, ReplyHealth]:
         """The encounter roles' reply health."""
-        if self.trajectory is None:
+        if self._encounter is None:
             return {}
-        return {r: h for r, h in self.trajectory.health.items() if r in ROLE_NAMES}
+        return {r: h for r, h in self._encounter.health.items() if r in ROLE_NAMES}
 
     @property
     def tokens(self) -> dict[str, int]:
@@ -378,7 +442,6 @@ def read_sample(sample: EvalSample) -> MedspSample:
         epoch=sample.epoch,
         metadata=SampleMetadata.model_validate(sample.metadata or {}),
         store=store,
-        trajectory=Trajectory.of(store),
         score=medsp_score,
         error=sample.error.message if sample.error is not None else None,
         model_usage=dict(sample.model_usage or {}),
@@ -446,10 +509,17 @@ def run_of(
         NotMedSP: The log is an Inspect log of some other task (with ``require_scores``, also
             when it has samples, none of which has a MedSP score or an error).
     """
+    if task_metadata(log) is None:
+        raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
+    read = [read_sample(s) for s in (log.samples or [] if samples is None else samples)]
+    return _run(log, read, require_scores)
+
+
+def _run(log: EvalLog, read: list[MedspSample], require_scores: bool) -> MedspRun:
+    """The typed run of a log's header and its samples read."""
     metadata = task_metadata(log)
     if metadata is None:
         raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
-    read = [read_sample(s) for s in (log.samples or [] if samples is None else samples)]
     unscoreable = read and not any(s.score for s in read) and not all(s.error for s in read)
     if require_scores and unscoreable:
         raise NotMedSP(f"not a MedSP log: no sample has a {SCORER} score")
@@ -470,23 +540,119 @@ def run_of(
     )
 
 
-def read_log(path: str | Path, *, events: bool = False, require_scores: bool = True) -> MedspRun:
-    """Read a MedSP log file: header, then every sample (without messages; with model events
-    only when ``events``, for the per-role call counts).
+def read_log(
+    path: str | Path,
+    *,
+    events: bool = False,
+    require_scores: bool = True,
+    lean: bool = False,
+) -> MedspRun:
+    """Read a MedSP log file: header, then every sample (without messages or attachments; with
+    model events only when ``events``, for the per-role call counts). ``lean`` keeps only what
+    the report reads: no store text or Trajectory (the encounter's turn count, refusals, times,
+    end and health are kept), no scenario record, no grader evidence, reasoning or explanation
+    (see ``record.sample_files``).
+
+    An ``.eval`` file is read in one pass over its zip (see ``record.sample_files``), not
+    sample by sample through Inspect's reader, which re-opens the file and streams every event
+    of every sample; the samples are the same.
 
     Raises:
         NotMedSP: The log is an Inspect log of some other task (with ``require_scores``, also
             when none of its samples has a MedSP score or an error).
     """
+    return parsed_run(parse_log(path, events=events, lean=lean), require_scores=require_scores)
+
+
+class ParsedLog(NamedTuple):
+    """A log's header and its samples as JSON (:func:`parse_log`), before they are typed."""
+
+    path: str
+    header: EvalLog
+    samples: list[dict[str, Any]] | None
+    """None: not a local ``.eval`` zip (read with Inspect's reader when typed)."""
+    events: bool = False
+
+
+def parse_log(path: str | Path, *, events: bool = False, lean: bool = False) -> ParsedLog:
+    """The first half of :func:`read_log`: the header and every sample's JSON (the half that
+    a worker process can do: what it returns is plain data).
+
+    Raises:
+        NotMedSP: The log is an Inspect log of some other task.
+    """
+    from inspect_medsp.record.sample_files import sample_dicts
+
     header = read_eval_log(str(path), header_only=True)
     if task_metadata(header) is None:
         raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
-    skipped = HEAVY_FIELDS - {"events"} if events else HEAVY_FIELDS
-    samples = read_eval_log_samples(
-        str(path), all_samples_required=False, exclude_fields=set(skipped)
+    return ParsedLog(str(path), header, sample_dicts(str(path), header, events=events, lean=lean),
+                     events)  # fmt: skip
+
+
+def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
+    """The second half of :func:`read_log`: the typed run of a parsed log.
+
+    Raises:
+        NotMedSP: With ``require_scores``, none of the samples has a MedSP score or an error.
+    """
+    if parsed.samples is None:  # not a zip this reader knows: Inspect's own reader
+        skipped = HEAVY_FIELDS - {"events"} if parsed.events else HEAVY_FIELDS
+        samples: Iterable[EvalSample] = read_eval_log_samples(
+            parsed.path, all_samples_required=False, exclude_fields=set(skipped)
+        )
+        run = run_of(parsed.header, samples, require_scores=require_scores)
+    else:
+        run = _run(parsed.header, [sample_of(d) for d in parsed.samples], require_scores)
+    return run.model_copy(update={"path": parsed.path})
+
+
+def sample_of(data: Mapping[str, Any]) -> MedspSample:
+    """The typed view of one logged sample read as plain JSON (:func:`read_sample`'s reading,
+    without validating the parts the view does not keep: messages, events, attachments)."""
+    scores = {k: Score.model_validate(v) for k, v in (data.get("scores") or {}).items()}
+    score = scores.get(SCORER)
+    medsp_score = (
+        None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
     )
-    run = run_of(header, samples, require_scores=require_scores)
-    return run.model_copy(update={"path": str(path)})
+    lean = bool(data.get(LEAN_MARK))
+    if score is not None and lean:  # the typed score keeps the items
+        kept = {k: v for k, v in (score.metadata or {}).items() if k in LEAN_RAW}
+        scores[SCORER] = score.model_copy(update={"metadata": kept})
+    store = dict(data.get("store") or {})
+    error = data.get("error")
+    events = data.get("events")
+    sample = MedspSample(
+        id=str(data["id"]),
+        epoch=int(data.get("epoch") or 1),
+        metadata=SampleMetadata.model_validate(data.get("metadata") or {}),
+        store=store,
+        score=medsp_score,
+        error=str(error.get("message")) if isinstance(error, Mapping) else error,
+        model_usage={
+            k: ModelUsage.model_validate(v) for k, v in (data.get("model_usage") or {}).items()
+        },
+        role_usage={
+            k: ModelUsage.model_validate(v) for k, v in (data.get("role_usage") or {}).items()
+        },
+        calls=_event_calls(events) if events else None,
+        scores=scores,
+    )
+    if lean:
+        encounter = data.get("encounter")
+        sample._recorded = (
+            None if encounter is None else RecordedEncounter.model_validate(encounter)
+        )
+    return sample
+
+
+def _event_calls(events: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    calls: dict[str, int] = {}
+    for event in events:
+        if event.get("event") == "model":
+            key = event.get("role") or CLINICIAN
+            calls[key] = calls.get(key, 0) + 1
+    return calls
 
 
 def _metrics(log: EvalLog) -> dict[str, float] | None:

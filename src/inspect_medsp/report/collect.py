@@ -3,12 +3,24 @@ the typed record itself)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from pathlib import Path
 
 from inspect_ai.log import list_eval_logs
 
-from inspect_medsp.record.read import MedspRun, NotMedSP, read_log
+from inspect_medsp.record.read import (
+    MedspRun,
+    NotMedSP,
+    ParsedLog,
+    parse_log,
+    parsed_run,
+    read_log,
+)
 from inspect_medsp.report.problem import Problem
 
 
@@ -63,28 +75,85 @@ def _remote(url: str, problems: list[Problem]) -> list[str]:
 
 
 def collect(inputs: Iterable[str | Path]) -> tuple[list[MedspRun], list[Problem]]:
-    """Read every MedSP run under ``inputs``; anything else becomes a one-line problem."""
+    """Read every MedSP run under ``inputs`` (several logs at once on a machine with more than
+    one core, with a progress bar on a terminal); anything else becomes a one-line problem."""
     paths, problems = find_logs(inputs)
     runs: list[MedspRun] = []
-    for path in paths:
-        try:
-            runs.append(read_run(path))
-        except NotMedSP as err:
-            problems.append(Problem(path=path, message=str(err)))
-        except Exception as err:
-            problems.append(
-                Problem(
-                    path=path, message=f"not a readable Inspect log ({type(err).__name__}: {err})"
-                )
-            )
+    for path, found in zip(paths, read_all(paths), strict=True):
+        if isinstance(found, MedspRun):
+            runs.append(found)
+        else:
+            problems.append(Problem(path=path, message=found))
     return runs, problems
 
 
 def read_run(path: str) -> MedspRun:
-    """One MedSP run: the header's identity and metrics, then every sample. A MedSP run with
-    nothing scored (or not scored at all) is read too: the report shows it as unhealthy.
+    """One MedSP run: the header's identity and metrics, then every sample, read lean (what
+    the report reads; see ``record.read.read_log``). A MedSP run with nothing
+    scored (or not scored at all) is read too: the report shows it as unhealthy.
 
     Raises:
         NotMedSP: The log is an Inspect log of some other task.
     """
-    return read_log(path, require_scores=False)
+    return read_log(path, require_scores=False, lean=True)
+
+
+def _parse_or_say(path: str) -> ParsedLog | str:
+    """The log parsed lean (what a worker process does), or why it could not be read."""
+    try:
+        return parse_log(path, lean=True)
+    except NotMedSP as err:
+        return str(err)
+    except Exception as err:
+        return f"not a readable Inspect log ({type(err).__name__}: {err})"
+
+
+def _typed_or_say(found: ParsedLog | str) -> MedspRun | str:
+    if isinstance(found, str):
+        return found
+    try:
+        return parsed_run(found, require_scores=False)
+    except Exception as err:
+        return f"not a readable Inspect log ({type(err).__name__}: {err})"
+
+
+def read_all(paths: Sequence[str]) -> list[MedspRun | str]:
+    """Every path read lean, or why it could not be: the logs' JSON is parsed in worker
+    processes (one per core, at most one per log) when there are several logs and cores,
+    and typed here as each arrives (typed objects cost more to send between processes than
+    they take to make)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    workers = min(len(paths), cores or 1)
+    found: dict[int, MedspRun | str] = {}
+    with progress(len(paths)) as advance:
+        if workers < 2:
+            for i, path in enumerate(paths):
+                found[i] = _typed_or_say(_parse_or_say(path))
+                advance()
+        else:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                futures = {pool.submit(_parse_or_say, path): i for i, path in enumerate(paths)}
+                for future in as_completed(futures):
+                    found[futures[future]] = _typed_or_say(future.result())
+                    advance()
+    return [found[i] for i in range(len(paths))]
+
+
+@contextmanager
+def progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar of logs read on stderr when it is a terminal (else nothing); yields the
+    function that counts one more."""
+    if total < 2 or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(
+        "reading logs", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(stderr=True), transient=True,
+    )  # fmt: skip
+    with bar:
+        task = bar.add_task("read", total=total)
+        yield lambda: bar.advance(task)

@@ -18,6 +18,7 @@ from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample
 from inspect_medsp.record.score import KEYS
 from inspect_medsp.record.trajectory import ROLE_NAMES, ReplyHealth
 from inspect_medsp.record.vocabulary import normalise
+from inspect_medsp.report.pool_check import pooling_warning
 from inspect_medsp.report.problem import Problem
 from inspect_medsp.report.rows import scenario_rows
 from inspect_medsp.report.shards import ShardSet, set_location, set_name, shard_sets
@@ -135,6 +136,8 @@ class GroupSummary(BaseModel):
     """Scenarios whose newer attempt was not scored (stopped, cut short, errored): the
     scored earlier one is kept."""
     disagreement: str = ""
+    pool_warning: str = ""
+    """Why the logs pooled here may not belong together (``report.pool_check``)."""
     """Why the log's own metrics were not used, when they disagree with its samples."""
     flagged: bool = False
     below_overall: list[str] = Field(default_factory=list)
@@ -496,6 +499,7 @@ def _group(key: GroupKey, label: str, runs: list[MedspRun]) -> GroupSummary:
         supplied=supplied,
         kept=sorted(kept),
         disagreement=disagreement,
+        pool_warning=pooling_warning(label, runs),
         published=sizes.pop() if len(sizes := {r.published for r in runs}) == 1 else None,
         statuses=[r.status for r in runs],
         rubrics_differ=[f"{r.name}: {r.rubrics_differ}" for r in runs if r.rubrics_differ],
@@ -735,6 +739,8 @@ def _warnings(
                 f"were re-run and scored in another log of the group: {', '.join(h.replaced)}."
             )
     for g in groups:
+        if g.pool_warning:
+            flags.append(g.pool_warning)
         for line in g.incomplete:
             flags.append(f"{g.label} is an incomplete run ({g.parts}): {line}.")
     for g in groups:

@@ -167,7 +167,7 @@ def comparison(page: Page) -> list[str]:
         )
     out.append(
         "Macro below is computed over the shared scenarios from the per-sample score values "
-        "(mean of per-scenario completion, the scorer's bootstrap for the interval), so it can "
+        "(mean of per-scenario completion, the scorer's case-clustered t interval), so it can "
         "differ from the leaderboard, which covers each run's own scenarios."
     )
     out.append("")
@@ -291,7 +291,8 @@ def specialties(page: Page) -> list[str]:
     if charts:
         out += [f"![Macro completion by specialty per clinician]({CHART_SPECIALTIES})", ""]
     out.append(
-        "Macro completion with its 95% bootstrap interval and the number of scored scenarios. "
+        "Macro completion with its 95% case-clustered t interval and the number of scored "
+        "scenarios. "
         f"Specialties with fewer than {SMALL_SPECIALTY} scenarios are marked ⚠ (shaded in the "
         "figure): their intervals are wide and the numbers are easily moved by one scenario."
     )

@@ -1,8 +1,8 @@
 """The numbers behind the paper's views: completion by specialty, by the clinician's input
 length, by case metadata (department, urgency, patient sex and age group) and by strategy.
 
-Every interval is the scorer's own bootstrap (:func:`completion_summary`) over the scored
-samples of the cell; the CSV files and the figures are both made from these records.
+Every interval is the scorer's own case-clustered t interval (:func:`completion_summary`) over
+the scored samples of the cell; the CSV files and the figures are both made from these records.
 """
 
 from __future__ import annotations

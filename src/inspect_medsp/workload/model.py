@@ -19,6 +19,7 @@ cache serves (``cached_tokens``); the rest is new input, written to the cache.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -194,11 +195,18 @@ def _text(chars: int) -> str:
     return "x" * max(chars, 0)
 
 
+@cache
+def _empty_record_chars() -> int:
+    """The record of an encounter with no turn (a fresh Trajectory is costly to make: made
+    once)."""
+    return len(render_record(Trajectory()))
+
+
 def record_chars(turns: int, a: Assumptions) -> int:
     """The encounter record the grader reads, after ``turns`` turns: each action once, with
     the controller's status and rationale (and its interpretation, when it rephrases the
     action: assumed half the action's length)."""
-    fixed = len(render_record(Trajectory()))
+    fixed = _empty_record_chars()
     actions = a.size(a.clinician_actions)
     per_turn = (
         len("-- turn 10 --\n")
