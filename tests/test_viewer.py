@@ -305,8 +305,14 @@ def test_the_demo_audited_and_probed_has_a_grid_of_headlines(tmp_path: Path) -> 
             for key in value.value
         )
     )
-    assert len(columns) == 7 <= MAX_SCORE_COLUMNS, columns
-    assert {scorer for scorer, _ in columns} == {SCORER, AUDIT_SCORER, "medsp_grader_probe"}
+    # the rubric's one, the audit's two, the probes' four and the work-up's three
+    assert len(columns) == 10 <= MAX_SCORE_COLUMNS, columns
+    assert {scorer for scorer, _ in columns} == {
+        SCORER,
+        AUDIT_SCORER,
+        "medsp_grader_probe",
+        "medsp_workup",
+    }
     view = samples_view(Task(viewer=probed.eval.viewer))
     configured = [c.id for c in view.columns or [] if c.id.startswith("score__")]
     assert configured[0] == f"score__{SCORER}__overall"

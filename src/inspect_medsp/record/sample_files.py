@@ -26,6 +26,7 @@ from inspect_ai.log import EvalLog
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.record.score import SCORER
 
 SAMPLES_DIR = "samples/"
 
@@ -95,7 +96,8 @@ class _LeanSample(_Sample):
 
 LEAN_ITEM_DROPS = ("evidence",)
 LEAN_METADATA_DROPS = ("reasoning", "conflicts")
-"""What a lean read leaves out of the rubric score's metadata: the grader's words."""
+"""What a lean read leaves out of the rubric score's metadata (``medsp_rubric`` and its
+re-grades), no other scorer's: the grader's words."""
 
 
 def _open(path: str) -> zipfile.ZipFile | None:
@@ -120,9 +122,11 @@ def _lean(sample: _LeanSample) -> dict[str, Any]:
             encounter["health"] = found.health
         data["encounter"] = encounter
     data["metadata"].pop(METADATA_KEY, None)
-    for score in (data.get("scores") or {}).values():
+    for name, score in (data.get("scores") or {}).items():
         metadata = score.get("metadata")
-        if not isinstance(metadata, dict):
+        # only the rubric's gradings (the run's and any re-grade) are made lean: another
+        # scorer's result is read whole, as its own type
+        if not name.startswith(SCORER) or not isinstance(metadata, dict):
             continue
         for key in LEAN_METADATA_DROPS:
             metadata.pop(key, None)
