@@ -17,7 +17,6 @@ from inspect_ai.model import (
     ChatMessage,
     ChatMessageSystem,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
 )
@@ -32,6 +31,7 @@ from inspect_medsp._inspect import (
     awaiting_human,
     sample_active,
 )
+from inspect_medsp.calls.local import LocalModelAPI
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.human.chair import answered, stopped_while_the_models_answered, take_seat
 from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter, show
@@ -70,21 +70,14 @@ def door_note_again(console: Console, page: list[str]) -> None:
     console.print("")
 
 
-class HumanClinician(ModelAPI):
+class HumanClinician(LocalModelAPI):
     """A person playing the clinician through Inspect's console input screen.
 
     One screen at a time (:meth:`max_connections` is 1); no tokens are counted.
     """
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+        super().__init__(model_name, *args, **kwargs)
         self.person = person_name(model_name)
 
     async def generate(

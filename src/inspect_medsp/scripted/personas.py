@@ -16,18 +16,17 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_medsp.calls.local import LocalModelAPI
 from inspect_medsp.data.dataset import load_records
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.tokens import estimate_tokens
@@ -177,19 +176,9 @@ def seen_nothing(asked: str) -> str:
     return GUESS if MASK in asked else GENERAL
 
 
-class ContaminationPersona(ModelAPI):
+class ContaminationPersona(LocalModelAPI):
     """``medsp/seen-everything`` or ``medsp/seen-nothing``: replies to the probe's prompts
     from the demo cases' texts or from none; token usage is characters / 4."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
     async def generate(
         self,

@@ -8,12 +8,12 @@ from typing import Any
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_medsp.calls.local import LocalModelAPI
 from inspect_medsp.scripted.draft import draft_reply
 from inspect_medsp.scripted.recognise import NoScriptError, recognise
 from inspect_medsp.scripted.replies import reply
@@ -34,20 +34,10 @@ SCRIPTED_KEY = "medsp_scripted"
 """Where each reply's output metadata says it is a script, and which call it played."""
 
 
-class ScriptedMedSP(ModelAPI):
+class ScriptedMedSP(LocalModelAPI):
     """Plays the clinician, patient, environment and grader of the demo scenarios from the
     scripts shipped with the package; token usage is characters / 4 (no tokenizer download).
     """
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
     async def generate(
         self,
