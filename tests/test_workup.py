@@ -13,13 +13,16 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.event import InfoEvent
+from inspect_ai.log import EvalLog, read_eval_log, resolve_sample_attachments
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.util import Store
 from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.orders.categories import CATEGORY_NAMES, decide, keyword_category
+from inspect_medsp.orders.prices import load_prices
 from inspect_medsp.record.replies import (
     ActionAssessment,
     ClinicianReply,
@@ -29,9 +32,7 @@ from inspect_medsp.record.replies import (
 from inspect_medsp.record.result import result_of
 from inspect_medsp.record.score import Verdict
 from inspect_medsp.record.trajectory import ActionRecord, Trajectory, TurnRecord
-from inspect_medsp.workup.categories import decide, keyword_category
 from inspect_medsp.workup.classify import classify_orders
-from inspect_medsp.workup.prices import load_prices
 from inspect_medsp.workup.result import Workup
 from inspect_medsp.workup.tally import tally
 
@@ -60,7 +61,7 @@ def _workup(log: EvalLog) -> dict[str, Workup]:
 
 # Worked out by hand from src/inspect_medsp/scripted/scripts/*.json: each order of the
 # clinician's "actions", its category by the keyword table (the earliest keyword wins) and its
-# tier in workup/prices.yaml (bedside 1, disposition 1, laboratory 2, other diagnostic 2,
+# tier in orders/prices.yaml (bedside 1, disposition 1, laboratory 2, other diagnostic 2,
 # medication 2, consultation 3, procedure 4, imaging 5). "cited" is the met items whose
 # scripted evidence phrase is first found in that order (the scripted grader quotes the first
 # line holding it). The curve counts the met items by the turn of the line holding their
@@ -180,6 +181,35 @@ def test_the_demo_score_value_and_turn_summary(demo: EvalLog) -> None:
         "- T4 · history and examination at the bedside · 1 tier units · [10] — Sit quietly "
         "for a moment and allow silence"
     ) in score.explanation
+
+
+def test_each_turn_summary_marks_its_orders_as_the_work_up_does(demo: EvalLog) -> None:
+    # The transcript's turn summaries (written during the encounter, before any scorer)
+    # mark each order with the category and shipped-tier cost the work-up gives it.
+    assert demo.samples is not None
+    samples = [resolve_sample_attachments(s) for s in demo.samples]
+    for sample in samples:
+        workup = _workup(demo)[str(sample.id)]
+        summaries = {
+            int(source.removeprefix("turn ")): str(e.data)
+            for e in sample.events
+            if isinstance(e, InfoEvent) and (source := e.source or "").startswith("turn ")
+        }
+        assert sorted(summaries) == list(range(1, max(summaries) + 1)), sample.id
+        for order in workup.orders:
+            assert order.cost is not None, (sample.id, order.order)
+            mark = f" · {CATEGORY_NAMES[order.category]} · {order.cost:g} tier units"
+            did = summaries[order.turn].partition("**Clinician did:**")[2]
+            [line] = [ln for ln in did.splitlines() if f" — {order.order}" in ln]
+            assert line.endswith(mark), (sample.id, line, mark)
+    bad_news = next(s for s in samples if s.id == "demo_bad_news/scenario1")
+    turn4 = next(
+        str(e.data) for e in bad_news.events if isinstance(e, InfoEvent) and e.source == "turn 4"
+    )
+    assert (
+        "- ✓ executed — Sit quietly for a moment and allow silence _(read as: Sit quietly for a "
+        "moment and allow silence)_ · history and examination at the bedside · 1 tier units"
+    ) in turn4
 
 
 def test_the_viewer_shows_three_labelled_work_up_headlines(demo: EvalLog) -> None:

@@ -1,11 +1,16 @@
 """One screen per turn in ``inspect view``: an info event, inside the turn's span, that says the
 stage, what the clinician said and did, how each action came out, what the patient side said
-and what came back, so a reader follows the encounter without unfolding the model calls."""
+and what came back, so a reader follows the encounter without unfolding the model calls.
+
+Each order is marked with its category and its cost from the shipped relative-tier table, as the
+work-up (``medsp_workup``) decides and prices it without a grading model; a user's own prices
+(``-S prices``) only come later, when the work-up scores."""
 
 from __future__ import annotations
 
 from inspect_ai.log import transcript
 
+from inspect_medsp.orders.mark import mark
 from inspect_medsp.record.trajectory import TurnRecord
 
 OUTCOME = {"executed": "✓ executed", "pending": "… pending", "unsupported": "✗ unsupported"}
@@ -18,7 +23,8 @@ def _bullets(lines: list[str], empty: str = "nothing") -> list[str]:
 
 def turn_summary(turn: TurnRecord) -> str:
     """The turn as Markdown: stage (and its change), the clinician's words and actions with
-    the controller's reading of each, the patient side's lines, feedback and events, status."""
+    the controller's reading of each and its category and tier cost, the patient side's lines,
+    feedback and events, status."""
     env, move = turn.environment, turn.clinician
     index, label, status = turn.end_state
     stage = f"stage {turn.progress_index} `{turn.state_label}`"
@@ -35,6 +41,7 @@ def turn_summary(turn: TurnRecord) -> str:
             f"{OUTCOME[a.status]} — {a.raw}"
             + (f" _(read as: {a.interpreted_action})_" if a.interpreted_action else "")
             + (f" — {a.rationale}" if a.status != "executed" and a.rationale else "")
+            + f" · {mark(a.raw, a.interpreted_action)}"
             for a in turn.actions()
         ]
         lines += ["**Clinician did:**", *_bullets(actions), ""]

@@ -15,8 +15,8 @@ from inspect_ai.model import ChatMessageUser, Model
 from pydantic import BaseModel, Field, field_validator
 
 from inspect_medsp.calls.generate import Contract, generate_json
+from inspect_medsp.orders.categories import CATEGORIES, CATEGORY_NAMES, decide
 from inspect_medsp.record.trajectory import ActionRecord
-from inspect_medsp.workup.categories import CATEGORIES, CATEGORY_NAMES, decide
 
 
 class Categories(BaseModel):

@@ -24,7 +24,7 @@ class Order(BaseModel):
     status: ActionStatus
     """How the environment assessed it: ``executed``, ``pending`` or ``unsupported``."""
     category: str
-    """Its category (``workup.categories``), or ``unclassified``."""
+    """Its category (``orders.categories``), or ``unclassified``."""
     category_source: str
     """How the category was decided: ``model``, ``reading``, ``order`` or ``none``."""
     cost: float | None = None

@@ -22,13 +22,14 @@ from pydantic import BaseModel, ConfigDict
 
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.measure import Kit
+from inspect_medsp.orders.categories import decide
+from inspect_medsp.orders.mark import category_name, money
+from inspect_medsp.orders.prices import PriceTable, load_prices
 from inspect_medsp.record.numbering import unnumbered
 from inspect_medsp.record.result import latest
 from inspect_medsp.record.score import SCORER as RUBRIC_SCORER
 from inspect_medsp.record.score import ScoreMetadata, Verdict
-from inspect_medsp.workup.categories import CATEGORY_NAMES, decide
 from inspect_medsp.workup.classify import classify_orders
-from inspect_medsp.workup.prices import PriceTable, load_prices
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.tally import tally
 
@@ -60,12 +61,6 @@ def workup_value(result: Workup) -> dict[str, float | int]:
     return value
 
 
-def _money(cost: float | None, currency: str) -> str:
-    if cost is None:
-        return "unpriced"
-    return f"{cost:g} {currency}"
-
-
 def turn_summary(result: Workup) -> str:
     """The work-up as the Scoring tab shows it: each order with its turn, category, cost and
     the rubric items that cite it."""
@@ -76,7 +71,7 @@ def turn_summary(result: Workup) -> str:
     )
     unpriced = f", {len(result.unpriced)} unpriced" if result.unpriced else ""
     lines = [
-        f"Work-up: {len(result.orders)} orders, {_money(result.cost, result.currency)}"
+        f"Work-up: {len(result.orders)} orders, {money(result.cost, result.currency)}"
         f"{unpriced}{necessity}",
         "",
     ]
@@ -84,8 +79,8 @@ def turn_summary(result: Workup) -> str:
         cited = ", ".join(f"[{n}]" for n in order.cited_by) or "not asked for"
         mark = {"executed": "", "pending": " · pending", "unsupported": " · unsupported"}
         lines.append(
-            f"- T{order.turn} · {CATEGORY_NAMES.get(order.category, order.category)} · "
-            f"{_money(order.cost, result.currency)}{mark[order.status]} · {cited} — "
+            f"- T{order.turn} · {category_name(order.category)} · "
+            f"{money(order.cost, result.currency)}{mark[order.status]} · {cited} — "
             f"{order.order}"
         )
     return "\n".join(lines)
@@ -144,7 +139,7 @@ def medsp_workup(prices: str | None = None, classify: str | None = None, **unkno
     each turn, unsupported orders and those pending at the end.
 
     Args:
-        prices: A YAML price table (see ``workup/prices.yaml``); the shipped tiers if None.
+        prices: A YAML price table (see ``orders/prices.yaml``); the shipped tiers if None.
         classify: A model that sorts the orders into categories; else the keyword table.
     """
     KIT.check(WorkupParameters, {"prices": prices, "classify": classify}, ACCEPTED, unknown)

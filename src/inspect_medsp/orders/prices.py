@@ -18,8 +18,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.orders.categories import CATEGORIES
 from inspect_medsp.record.evidence import fold
-from inspect_medsp.workup.categories import CATEGORIES
 
 DEFAULT_NAME = "prices.yaml"
 
@@ -147,7 +147,7 @@ def load_prices(file: str | None) -> PriceTable:
         MedSPDataError: One line naming the file and the entry at fault.
     """
     if file is None:
-        text = files("inspect_medsp.workup").joinpath(DEFAULT_NAME).read_text(encoding="utf-8")
+        text = files("inspect_medsp.orders").joinpath(DEFAULT_NAME).read_text(encoding="utf-8")
         return parse_table(text, DEFAULT_NAME)
     path = Path(file).expanduser()
     if not path.is_file():
