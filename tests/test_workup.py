@@ -178,7 +178,7 @@ def test_the_demo_score_value_and_turn_summary(demo: EvalLog) -> None:
     assert score.explanation is not None
     assert "not asked for by the rubric (not the same as wrong)" in score.explanation
     assert (
-        "- T4 · history and examination at the bedside · 1 tier units · [10] — Sit quietly "
+        "- T4 · history and examination at the bedside · 1 tier unit · [10] — Sit quietly "
         "for a moment and allow silence"
     ) in score.explanation
 
@@ -198,7 +198,8 @@ def test_each_turn_summary_marks_its_orders_as_the_work_up_does(demo: EvalLog) -
         assert sorted(summaries) == list(range(1, max(summaries) + 1)), sample.id
         for order in workup.orders:
             assert order.cost is not None, (sample.id, order.order)
-            mark = f" · {CATEGORY_NAMES[order.category]} · {order.cost:g} tier units"
+            unit = "tier unit" if order.cost == 1 else "tier units"
+            mark = f" · {CATEGORY_NAMES[order.category]} · {order.cost:g} {unit}"
             did = summaries[order.turn].partition("**Clinician did:**")[2]
             [line] = [ln for ln in did.splitlines() if f" — {order.order}" in ln]
             assert line.endswith(mark), (sample.id, line, mark)
@@ -208,7 +209,7 @@ def test_each_turn_summary_marks_its_orders_as_the_work_up_does(demo: EvalLog) -
     )
     assert (
         "- ✓ executed — Sit quietly for a moment and allow silence _(read as: Sit quietly for a "
-        "moment and allow silence)_ · history and examination at the bedside · 1 tier units"
+        "moment and allow silence)_ · history and examination at the bedside · 1 tier unit"
     ) in turn4
 
 

@@ -10,10 +10,11 @@ from inspect_medsp.orders.prices import PriceTable, load_prices
 
 
 def money(cost: float | None, currency: str) -> str:
-    """A cost in the table's unit (``2 tier units``), or ``unpriced``."""
+    """A cost in the table's unit (``2 tier units``, ``1 tier unit``), or ``unpriced``."""
     if cost is None:
         return "unpriced"
-    return f"{cost:g} {currency}"
+    unit = currency.removesuffix("s") if cost == 1 and currency.endswith(" units") else currency
+    return f"{cost:g} {unit}"
 
 
 def category_name(category: str) -> str:
