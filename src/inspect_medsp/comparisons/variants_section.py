@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from inspect_medsp.comparisons.differences_text import cell, p_text, sentence
+from inspect_medsp.comparisons.differences_text import FEWEST_CASES, cell, p_text, sentence
 from inspect_medsp.comparisons.variants_workup import COST, ORDERS, WorkupPairs, workup_pairs
 from inspect_medsp.data.models import BASELINE, VARIANT_MARK
 from inspect_medsp.record.read import MedspSample
@@ -250,7 +250,7 @@ def _workup_cell(row: Comparison | None) -> str:
         return "n/a"
     d = row.paired
     mark = " ✱" if row.detectable else ""
-    interval = "no interval" if math.isnan(d.ci_low) else (
+    interval = f"(no interval: < {FEWEST_CASES} cases)" if math.isnan(d.ci_low) else (
         f"[{_number(d.ci_low)}, {_number(d.ci_high)}]")  # fmt: skip
     mdd = f"mdd {abs(d.mdd):.2f}" if not math.isnan(d.mdd) else f"mdd {row.mdd_note}"
     return f"{_number(d.difference)} {interval}{mark}, {p_text(row)}, {mdd}"
