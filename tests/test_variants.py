@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.scorer import Score
 
 from inspect_medsp import medsp1000, medsp_demo
 from inspect_medsp.cases.cli import main as medsp_cases
@@ -27,6 +28,7 @@ from inspect_medsp.record.score import ItemVerdict, ScoreMetadata, ScoreValue
 from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.report import Page, analyse
 from inspect_medsp.variants import library_files, play, read_variant, resolve, shipped
+from inspect_medsp.workup.result import Order, Workup
 
 SCRIPTED = "medsp/scripted"
 ANAPHYLAXIS = "demo_anaphylaxis/scenario1"
@@ -120,6 +122,15 @@ def test_scripted_demo_scores_every_variant_exactly_as_the_baseline(
     for row in rows:
         assert float(row["difference"]) == 0.0, row
         assert row["items_flipped_down"] == row["items_flipped_up"] == "0", row
+    # the work-up: the script orders the same under every variant, so orders and cost match
+    overall = [r for r in rows if r["competency"] == "overall"]
+    assert {r["variant"] for r in overall} == set(SHIPPED)
+    for row in overall:
+        assert float(row["orders_difference"]) == 0.0 and float(row["cost_difference"]) == 0.0
+        assert float(row["orders_baseline"]) > 0 and float(row["cost_baseline"]) > 0, row
+        assert row["without_workup"] == "0", row
+    assert "orders per encounter" in text and "+0.00" in text
+    assert "without a work-up result" not in text
     assert result is not None
 
 
@@ -284,7 +295,7 @@ ITEMS = 20
 CASES = 12
 
 
-def _sample(case: int, variant: str, met: list[bool]) -> MedspSample:
+def _sample(case: int, variant: str, met: list[bool], cost: float | None = None) -> MedspSample:
     items = [
         ItemVerdict(number=n, competency="PC" if n <= 14 else "ICS", text=f"item {n}", met=m,
                     judged=True)
@@ -297,7 +308,19 @@ def _sample(case: int, variant: str, met: list[bool]) -> MedspSample:
         id=sid if variant == "baseline" else f"{sid}@{variant}",
         metadata=SampleMetadata(case_id=f"case{case:02d}", scenario="scenario1", variant=variant),
         score=MedspScore(value=value, metadata=ScoreMetadata(items=items)),
+        scores={} if cost is None else {"medsp_workup": _workup(cost)},
     )
+
+
+def _workup(cost: float) -> Score:
+    """A stored work-up of three orders costing ``cost`` in all."""
+    orders = [
+        Order(turn=t, order=f"order {t}", status="executed", category="labs",
+              category_source="order", cost=cost / 3)
+        for t in (1, 2, 3)
+    ]  # fmt: skip
+    result = Workup(orders=orders, currency="tier units", prices="prices.yaml", cost=cost)
+    return Score(value={"cost": cost, "orders": 3}, metadata=result.model_dump())
 
 
 def _run(name: str, samples: list[MedspSample]) -> MedspRun:
@@ -344,6 +367,38 @@ def test_the_report_finds_a_planted_effect_and_not_an_absent_one() -> None:
     assert "calm vs baseline: no difference detectable" in text
     table = variant_table(analysis)
     assert {(r[1], r[2]) for r in table.rows} >= {("rushed", "overall"), ("calm", "ICS")}
+
+
+def test_the_report_finds_a_planted_work_up_cost_and_counts_encounters_without_one() -> None:
+    baseline, variants = [], []
+    for case in range(CASES):
+        met = [(case + n) % 3 != 0 for n in range(ITEMS)]
+        cost = 6.0 + case % 4
+        baseline.append(_sample(case, "baseline", met, cost))
+        # costly: the same orders, each dearer, by 2 to 4 tier units an encounter
+        variants.append(_sample(case, "costly", met, cost + 2 + case % 3))
+        # calm: the same cost; its last case has no work-up (as with -T workup=false)
+        variants.append(_sample(case, "calm", met, None if case == CASES - 1 else cost))
+    analysis = analyse([_run("base", baseline), _run("variants", variants)])
+    [view] = views(analysis)
+    rows = {(r.group_b, r.competency): r for r in view.workup.rows}
+    costly = rows[("costly", "cost")]
+    assert costly.detectable and costly.paired.ci_low > 0
+    assert costly.paired.difference == pytest.approx(sum(2 + c % 3 for c in range(CASES)) / CASES)
+    assert costly.corrected and costly.family_size == 2
+    assert rows[("costly", "orders")].paired.difference == 0.0
+    calm = rows[("calm", "cost")]
+    assert not calm.detectable and calm.paired.difference == 0.0
+    # the encounter without a work-up is left out of the pair, not priced at 0
+    assert calm.paired.scenarios == CASES - 1 and costly.paired.scenarios == CASES
+    assert view.workup.without == {"baseline": 0, "costly": 0, "calm": 1}
+    text = "\n".join(markdown(Page(analysis=analysis, charts=False)))
+    assert "without a work-up result" in text and "calm 1 of 12" in text
+    table = variant_table(analysis)
+    found = {(r[1], r[2]): dict(zip(table.columns, r, strict=True)) for r in table.rows}
+    assert found[("costly", "overall")]["cost_difference"] == costly.paired.difference
+    assert found[("calm", "overall")]["without_workup"] == 1
+    assert found[("calm", "PC")]["cost_difference"] is None
 
 
 def _calls(out: str) -> dict[str, list[int]]:

@@ -6,16 +6,19 @@ scenario's completion under the variant less its completion at baseline, cluster
 with the permutation and cluster-robust t tests, the mdd, and Holm's correction in two
 families per group (the overall rows over the variants; the competency rows over every
 variant and competency). Next to them, the rubric items whose verdict flips between the
-baseline encounter and the variant's (epoch by epoch).
+baseline encounter and the variant's (epoch by epoch), and, where the work-up ran, the
+paired difference in orders and cost per encounter (:mod:`.variants_workup`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from inspect_medsp.comparisons.differences_text import cell, p_text, sentence
+from inspect_medsp.comparisons.differences_text import FEWEST_CASES, cell, p_text, sentence
+from inspect_medsp.comparisons.variants_workup import COST, ORDERS, WorkupPairs, workup_pairs
 from inspect_medsp.data.models import BASELINE, VARIANT_MARK
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.score import KEYS
@@ -56,6 +59,8 @@ class VariantView(BaseModel):
     rows: list[Comparison]
     """``variant - baseline``: ``group_a`` is ``baseline``, ``group_b`` the variant."""
     flips: list[Flip]
+    workup: WorkupPairs
+    """Orders and cost per encounter, ``variant - baseline`` (empty rows: no work-up)."""
 
 
 def variant_of(sample: MedspSample) -> str:
@@ -159,6 +164,7 @@ def views(analysis: Analysis) -> list[VariantView]:
                 variants=variants,
                 rows=differences(split),
                 flips=flips(g.label, split),
+                workup=workup_pairs(split),
             )
         )
     return out
@@ -230,16 +236,103 @@ def markdown(page: Page) -> list[str]:
                     for f in view.flips[:MOST_FLIPPED]
                 ],
             )  # fmt: skip
+        lines += _workup_lines(view)
     return lines
+
+
+def _number(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:+.2f}"
+
+
+def _workup_cell(row: Comparison | None) -> str:
+    """``+1.50 [0.20, 2.80] ✱, p = 0.012, mdd 1.10`` for the work-up table."""
+    if row is None:
+        return "n/a"
+    d = row.paired
+    mark = " ✱" if row.detectable else ""
+    interval = f"(no interval: < {FEWEST_CASES} cases)" if math.isnan(d.ci_low) else (
+        f"[{_number(d.ci_low)}, {_number(d.ci_high)}]")  # fmt: skip
+    mdd = f"mdd {abs(d.mdd):.2f}" if not math.isnan(d.mdd) else f"mdd {row.mdd_note}"
+    return f"{_number(d.difference)} {interval}{mark}, {p_text(row)}, {mdd}"
+
+
+def _workup_lines(view: VariantView) -> list[str]:
+    """The work-up's paired differences, and the encounters that had no work-up result."""
+    pairs = view.workup
+    lines: list[str] = []
+    missing = {v: n for v, n in pairs.without.items() if n}
+    if not pairs.rows and not missing:
+        return lines
+    lines += [
+        "Work-up (variant - baseline per encounter, on the scenarios worked up under both; "
+        "p Holm-adjusted over the variants, one family for orders and one for cost):",
+        "",
+    ]
+    if pairs.rows:
+        cells = {(r.group_b, r.competency): r for r in pairs.rows}
+        named = list(dict.fromkeys(r.group_b for r in pairs.rows))
+        currency = ", ".join(pairs.currencies)
+        lines += table(
+            ["variant", "scenarios", "orders per encounter", f"cost per encounter ({currency})"],
+            [
+                [esc(v), str(cells[(v, ORDERS)].paired.scenarios),
+                 _workup_cell(cells.get((v, ORDERS))), _workup_cell(cells.get((v, COST)))]
+                for v in named
+            ],
+        )  # fmt: skip
+        if len(pairs.currencies) > 1:
+            lines += ["**The encounters were priced in different currencies: the cost "
+                      "differences do not compare.**", ""]  # fmt: skip
+    else:
+        lines += ["No scenario was worked up both at baseline and under a variant; nothing "
+                  "to pair.", ""]  # fmt: skip
+    if missing:
+        lines += [
+            "Encounters without a work-up result (a log from before the work-up, "
+            "`-T workup=false`, or not scored), left out of these pairs and never counted as "
+            "0: "
+            + "; ".join(f"{esc(v)} {n} of {pairs.encounters[v]}" for v, n in missing.items())
+            + ".",
+            "",
+        ]
+    return lines
+
+
+WORKUP_COLUMNS = [
+    f"{m}_{k}" for m in (ORDERS, COST)
+    for k in ("scenarios", "baseline", "variant_value", "difference", "ci_low", "ci_high",
+              "p_value", "mdd")
+] + ["cost_currency", "without_workup"]  # fmt: skip
+"""``variants.csv``'s work-up columns (filled on the overall rows)."""
+
+
+def _workup_cells(view: VariantView, row: Comparison) -> list[Cell]:
+    if row.competency != OVERALL:
+        return [None] * len(WORKUP_COLUMNS)
+    cells: list[Cell] = []
+    found = {(r.group_b, r.competency): r for r in view.workup.rows}
+    for measure in (ORDERS, COST):
+        w = found.get((row.group_b, measure))
+        if w is None:
+            cells += [None] * 8
+            continue
+        d = w.paired
+        cells += [d.scenarios, d.a, d.b, d.difference, finite(d.ci_low), finite(d.ci_high),
+                  finite(w.p_value), finite(d.mdd)]  # fmt: skip
+    return [*cells, ", ".join(view.workup.currencies), view.workup.without.get(row.group_b, 0)]
 
 
 def variant_table(analysis: Analysis) -> Table:
     """Each variant against the baseline, per group, overall and per competency
     (``difference = variant - baseline``; ``p_value`` Holm-adjusted in ``holm_family``,
-    ``p_raw`` not; ``mdd`` empty when ``mdd_note`` says why), with the items flipped."""
+    ``p_raw`` not; ``mdd`` empty when ``mdd_note`` says why), with the items flipped; the
+    overall rows carry the work-up's paired differences in orders and cost per encounter
+    (``orders_*``, ``cost_*``; empty without a work-up on both sides) and the encounters of
+    the variant without a work-up result (``without_workup``)."""
     columns = ["group", "variant", "competency", "scenarios", "cases", "baseline",
                "variant_value", "difference", "ci_low", "ci_high", "p_value", "mdd", "p_raw",
-               "holm_family", "mdd_note", "items_flipped_down", "items_flipped_up"]  # fmt: skip
+               "holm_family", "mdd_note", "items_flipped_down", "items_flipped_up",
+               *WORKUP_COLUMNS]  # fmt: skip
     rows: list[list[Cell]] = []
     for view in views(analysis):
         for c in view.rows:
@@ -251,7 +344,8 @@ def variant_table(analysis: Analysis) -> Table:
                 [view.group, c.group_b, c.competency, d.scenarios, d.cases, d.a, d.b,
                  d.difference, finite(d.ci_low), finite(d.ci_high), finite(c.p_value),
                  finite(d.mdd), finite(d.p_value), c.family, c.mdd_note,
-                 sum(f.down for f in mine), sum(f.up for f in mine)]
+                 sum(f.down for f in mine), sum(f.up for f in mine),
+                 *_workup_cells(view, c)]
             )  # fmt: skip
     return Table(name="variants", columns=columns, rows=rows)
 
