@@ -22,8 +22,9 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_medsp.errors import PrerequisiteError
-from inspect_medsp.human.names import MODEL_NAME as HUMAN
 from inspect_medsp.human.provider import HumanClinician
+from inspect_medsp.preflight.people import PERSON_MODEL as HUMAN
+from inspect_medsp.preflight.people import is_person
 from inspect_medsp.scripted.personas import PERSONAS, ContaminationPersona
 from inspect_medsp.scripted.provider import MODEL_NAME as SCRIPTED
 from inspect_medsp.scripted.provider import ScriptedMedSP
@@ -37,7 +38,7 @@ def medsp_model(model_name: str, config: GenerateConfig, **model_args: Any) -> M
     """
     if model_name == SCRIPTED:
         return ScriptedMedSP(model_name, config=config, **model_args)
-    if model_name == HUMAN or model_name.startswith(f"{HUMAN}/"):
+    if is_person(f"medsp/{model_name}"):
         return HumanClinician(model_name, config=config, **model_args)
     if model_name in PERSONAS:
         return ContaminationPersona(model_name, config=config, **model_args)

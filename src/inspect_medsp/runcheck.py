@@ -16,8 +16,8 @@ from inspect_ai.util import display_type
 
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.human.names import is_human_model
 from inspect_medsp.preflight.context import RunContext
+from inspect_medsp.preflight.people import is_person
 
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""
@@ -65,12 +65,12 @@ def check_run(params: RunChoices, context: RunContext) -> None:
         return
     roles = context.roles
     for role, bound in roles.items():
-        if any(is_human_model(name) for name in bound.split(",")):
+        if any(is_person(name) for name in bound.split(",")):
             raise MedSPParameterError(
                 f"--model-role {role}={bound} is not accepted: a person plays the clinician "
                 f"only (--model medsp/human or medsp/human/<name>); bind {role} to a model"
             )
-    if is_human_model(clinician):
+    if is_person(clinician):
         check_person(clinician, params, context)
     elif params.feedback:
         raise MedSPParameterError(

@@ -26,8 +26,8 @@ from inspect_medsp._inspect import sample_active
 from inspect_medsp.human.chair import leave_seat
 from inspect_medsp.human.evidence import told
 from inspect_medsp.human.form import ctrl_c_at_the_prompt, read_line, show
-from inspect_medsp.human.names import is_human_model, person_name
 from inspect_medsp.human.view import for_person
+from inspect_medsp.preflight.people import is_person, person_name
 from inspect_medsp.record.evidence import encounter_lines
 from inspect_medsp.record.score import ScoreMetadata
 from inspect_medsp.record.stop import GRADING_STOPPED, PersonStop
@@ -51,7 +51,7 @@ def debrief(feedback: bool) -> Cleanup:
 
     async def cleanup(state: TaskState) -> None:
         clinician = str(state.model)
-        if not is_human_model(clinician):
+        if not is_person(clinician):
             if feedback:
                 transcript().info(
                     "feedback=true shows the checklist to a person (--model medsp/human); "

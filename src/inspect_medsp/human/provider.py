@@ -32,11 +32,10 @@ from inspect_medsp._inspect import (
     sample_active,
 )
 from inspect_medsp.calls.local import LocalModelAPI
-from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.errors import MedSPDataError, PrerequisiteError
 from inspect_medsp.human.chair import answered, stopped_while_the_models_answered, take_seat
 from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter, show
 from inspect_medsp.human.frame import case_position, case_title, turn_frame
-from inspect_medsp.human.names import person_name
 from inspect_medsp.human.view import (
     first_material,
     for_person,
@@ -46,6 +45,7 @@ from inspect_medsp.human.view import (
     turn_number,
     unseen,
 )
+from inspect_medsp.preflight.people import person_name, person_name_problem
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.stop import PersonStop
 from inspect_medsp.tokens import estimate_tokens
@@ -78,6 +78,9 @@ class HumanClinician(LocalModelAPI):
 
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         super().__init__(model_name, *args, **kwargs)
+        problem = person_name_problem(model_name)
+        if problem:
+            raise PrerequisiteError(problem)
         self.person = person_name(model_name)
 
     async def generate(

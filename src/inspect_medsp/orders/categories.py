@@ -15,7 +15,7 @@ first.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, get_args
 
 Category = Literal[
     "bedside",
@@ -27,16 +27,8 @@ Category = Literal[
     "consultation",
     "disposition",
 ]
-CATEGORIES: tuple[Category, ...] = (
-    "bedside",
-    "laboratory",
-    "imaging",
-    "other_diagnostic",
-    "medication",
-    "procedure",
-    "consultation",
-    "disposition",
-)
+CATEGORIES: tuple[Category, ...] = get_args(Category)
+"""The categories in the order the report lists them, read from `Category` itself."""
 UNCLASSIFIED = "unclassified"
 
 CATEGORY_NAMES: dict[str, str] = {

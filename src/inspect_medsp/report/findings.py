@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.data.caseset import CaseSet
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.human.names import human_label, is_human_model
+from inspect_medsp.preflight.people import is_person, person_label
 from inspect_medsp.record.grader import self_preference
 from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample
 from inspect_medsp.record.score import KEYS
@@ -160,7 +160,7 @@ class GroupSummary(BaseModel):
     @property
     def human(self) -> bool:
         """Whether a person played the clinician (``medsp/human[/<name>]``)."""
-        return is_human_model(self.clinician)
+        return is_person(self.clinician)
 
     @property
     def flag_words(self) -> str:
@@ -400,7 +400,7 @@ def _labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
         if k[5] and len(shard_sets) > 1:
             parts.append(f"run {run_names[k[5]]}")
         extra = ", ".join(parts)
-        who = human_label(k[0]) if is_human_model(k[0]) else k[0]
+        who = person_label(k[0]) if is_person(k[0]) else k[0]
         labels[k] = f"{who} ({extra})" if extra else who
     return labels
 
@@ -553,7 +553,7 @@ def run_health(
             roles[role] = roles.get(role, ReplyHealth()).plus(h)
     scored = [s for s in run.samples if s.scored]
     turns = [s.turns for s in run.samples if s.turns is not None]
-    person = is_human_model(run.model)  # a person reads no tokens: n/a, never 0
+    person = is_person(run.model)  # a person reads no tokens: n/a, never 0
     token_roles = sorted(
         {r for s in run.samples for r in s.tokens if not (person and r == CLINICIAN)}
     )

@@ -22,14 +22,12 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     ModelOutput,
-    ModelUsage,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_medsp.calls.local import LocalModelAPI
 from inspect_medsp.data.dataset import load_records
 from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.tokens import estimate_tokens
+from inspect_medsp.scripted.playback import ScriptPlayer
 
 SEEN_EVERYTHING = "seen-everything"
 SEEN_NOTHING = "seen-nothing"
@@ -176,7 +174,7 @@ def seen_nothing(asked: str) -> str:
     return GUESS if MASK in asked else GENERAL
 
 
-class ContaminationPersona(LocalModelAPI):
+class ContaminationPersona(ScriptPlayer):
     """``medsp/seen-everything`` or ``medsp/seen-nothing``: replies to the probe's prompts
     from the demo cases' texts or from none; token usage is characters / 4."""
 
@@ -190,18 +188,4 @@ class ContaminationPersona(LocalModelAPI):
         asked = "\n".join(m.text for m in input if isinstance(m, ChatMessageUser))
         reply = seen_everything if self.model_name == SEEN_EVERYTHING else seen_nothing
         text = reply(asked)
-        output = ModelOutput.from_content(model=f"medsp/{self.model_name}", content=text)
-        input_tokens = sum(estimate_tokens(m.text) for m in input)
-        output_tokens = estimate_tokens(text)
-        output.usage = ModelUsage(
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            total_tokens=input_tokens + output_tokens,
-        )
-        return output
-
-    async def count_text_tokens(self, text: str) -> int:
-        return estimate_tokens(text)
-
-    def max_connections(self) -> int:
-        return 32
+        return self.scripted_output(text, input)

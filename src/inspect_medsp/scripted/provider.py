@@ -9,15 +9,13 @@ from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
     ModelOutput,
-    ModelUsage,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_medsp.calls.local import LocalModelAPI
 from inspect_medsp.scripted.draft import draft_reply
+from inspect_medsp.scripted.playback import ScriptPlayer
 from inspect_medsp.scripted.recognise import NoScriptError, recognise
 from inspect_medsp.scripted.replies import reply
-from inspect_medsp.tokens import estimate_tokens
 
 MODEL_NAME = "scripted"
 NOTICE = (
@@ -34,7 +32,7 @@ SCRIPTED_KEY = "medsp_scripted"
 """Where each reply's output metadata says it is a script, and which call it played."""
 
 
-class ScriptedMedSP(LocalModelAPI):
+class ScriptedMedSP(ScriptPlayer):
     """Plays the clinician, patient, environment and grader of the demo scenarios from the
     scripts shipped with the package; token usage is characters / 4 (no tokenizer download).
     """
@@ -65,20 +63,7 @@ class ScriptedMedSP(LocalModelAPI):
                     "turn": call.turn,
                 }
             }
-        output = ModelOutput.from_content(model=f"medsp/{MODEL_NAME}", content=text)
+        output = self.scripted_output(text, input)
         output.choices[0].message.metadata = dict(metadata)
         output.metadata = metadata
-        input_tokens = sum(estimate_tokens(m.text) for m in input)
-        output_tokens = estimate_tokens(text)
-        output.usage = ModelUsage(
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            total_tokens=input_tokens + output_tokens,
-        )
         return output
-
-    async def count_text_tokens(self, text: str) -> int:
-        return estimate_tokens(text)
-
-    def max_connections(self) -> int:
-        return 32
