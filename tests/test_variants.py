@@ -367,6 +367,12 @@ def test_the_report_finds_a_planted_effect_and_not_an_absent_one() -> None:
     assert "calm vs baseline: no difference detectable" in text
     table = variant_table(analysis)
     assert {(r[1], r[2]) for r in table.rows} >= {("rushed", "overall"), ("calm", "ICS")}
+    # the leaderboard row is the baseline's alone: its scenarios and its macro, not a mean
+    # that folds in the rushed variant's lower completion
+    [group] = analysis.groups
+    assert len(group.samples) == CASES and len(group.variant_samples) == 2 * CASES
+    alone = analyse([_run("base", baseline)]).groups[0]
+    assert group.metrics["macro"] == pytest.approx(alone.metrics["macro"])
 
 
 def test_the_report_finds_a_planted_work_up_cost_and_counts_encounters_without_one() -> None:

@@ -154,7 +154,7 @@ def views(analysis: Analysis) -> list[VariantView]:
     """The section's findings, for each group that ran a variant besides the baseline."""
     out: list[VariantView] = []
     for g in analysis.groups:
-        split = by_variant(g.samples)
+        split = by_variant([*g.samples, *g.variant_samples])
         variants = [v for v in split if v != BASELINE]
         if not variants:
             continue
@@ -190,7 +190,8 @@ def markdown(page: Page) -> list[str]:
         "clustered by case, with its 95% interval, p-value and what the design can detect "
         "(mdd); p-values are Holm-adjusted over the variants (overall) and over every "
         "variant and competency. The rubric and the environment are the same for every "
-        "variant. (The leaderboard counts every sample of a run, variants included.)",
+        "variant. (The leaderboard and every other section read the baseline encounters "
+        "alone; the variants are compared here only.)",
         "",
     ]
     if not found:
@@ -351,7 +352,7 @@ def variant_table(analysis: Analysis) -> Table:
 
 
 def _shows(analysis: Analysis) -> bool:
-    return any(variant_of(s) != BASELINE for g in analysis.groups for s in g.samples)
+    return any(g.variant_samples for g in analysis.groups)
 
 
 VARIANTS = Section(

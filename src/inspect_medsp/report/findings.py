@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from inspect_medsp.data.caseset import CaseSet
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data.models import BASELINE, COMPETENCIES
 from inspect_medsp.preflight.people import is_person, person_label
 from inspect_medsp.record.grader import self_preference
 from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample
@@ -128,6 +128,11 @@ class GroupSummary(BaseModel):
     metrics: dict[str, float]
     source: MetricsSource
     samples: list[MedspSample]
+    """The group's encounters of the cases as published (``baseline``): every number of the
+    report's core is read from these."""
+    variant_samples: list[MedspSample] = Field(default_factory=list)
+    """Its encounters of patient variants (``-T variants=``), compared with the baseline in
+    their own section and in no other number."""
     duplicates: list[str] = Field(default_factory=list)
     """Scenarios more than one of the group's logs ran."""
     supplied: dict[str, int] = Field(default_factory=dict)
@@ -470,11 +475,15 @@ def pool_by_log(
 
 def _group(key: GroupKey, label: str, runs: list[MedspRun]) -> GroupSummary:
     """Merge a group's runs by log (:func:`pool_by_log`)."""
-    samples, supplied, duplicates, kept = pool_by_log(runs)
+    played, supplied, duplicates, kept = pool_by_log(runs)
+    # a run with patient variants: the baseline alone makes the row (the log's own metrics
+    # pool every variant, so they are not used)
+    samples = [s for s in played if s.metadata.variant == BASELINE]
+    variant_samples = [s for s in played if s.metadata.variant != BASELINE]
     metrics = pooled_metrics(samples)
     source: MetricsSource = "pooled" if len(runs) > 1 else "samples"
     disagreement = ""
-    if len(runs) == 1 and runs[0].metrics is not None:
+    if len(runs) == 1 and runs[0].metrics is not None and not variant_samples:
         source = "log"
         logged = runs[0].metrics.get("macro")
         if logged is not None and abs(logged - metrics.get("macro", float("nan"))) > 1e-9:
@@ -495,6 +504,7 @@ def _group(key: GroupKey, label: str, runs: list[MedspRun]) -> GroupSummary:
         metrics=metrics,
         source=source,
         samples=samples,
+        variant_samples=variant_samples,
         duplicates=sorted(duplicates),
         supplied=supplied,
         kept=sorted(kept),
