@@ -52,12 +52,12 @@ class RunCoverage(BaseModel):
     @property
     def comparable(self) -> bool:
         """Every published scenario scored (or the task has no published size), with the
-        published rubrics, and no patient variant pooled into the run's metrics; for a part,
-        every scenario of the part (the report pools the parts, and says whether the run they
-        make is complete)."""
+        published rubrics; for a part, every scenario of the part (the report pools the parts,
+        and says whether the run they make is complete). Patient variants do not count: the
+        rubric's metrics read the baseline's encounters alone."""
         expected = self.shard.size(self.shard.index) if self.shard else self.published
         complete = expected is None or self.scored >= expected
-        return complete and self.rubrics_differ is None and not self.variants
+        return complete and self.rubrics_differ is None
 
     @classmethod
     def of(cls, log: EvalLog) -> RunCoverage | None:
@@ -118,8 +118,8 @@ class RunCoverage(BaseModel):
             line += f"; the rubrics are not the published ones ({self.rubrics_differ})"
         if self.variants:
             line += (
-                "; its metrics pool the patient variants with the baseline (medsp-report "
-                "compares each variant with the baseline)"
+                "; its metrics read the baseline alone (medsp-report compares each variant "
+                "with the baseline)"
             )
         if not self.comparable:
             line += "; not comparable with the published numbers"

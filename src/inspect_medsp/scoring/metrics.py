@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data.models import BASELINE, COMPETENCIES
 from inspect_medsp.data.published import PUBLISHED_KEY
 from inspect_medsp.record.score import KEYS, ScoreValue
 from inspect_medsp.scoring.clustered import MIN_CASES, clustered_ratio
@@ -105,13 +105,22 @@ def case_of(sample_id: str | int | None) -> str:
     return str(sample_id).split("/")[0]
 
 
+def of_the_baseline(score: SampleScore) -> bool:
+    """Whether a sample played the case as published: a patient variant's encounter
+    (``-T variants=``) is left out of the rubric's metrics, which are the benchmark's numbers;
+    ``medsp-report`` compares each variant with the baseline in a section of its own."""
+    return bool((score.sample_metadata or {}).get("variant", BASELINE) == BASELINE)
+
+
 def read_values(scores: Sequence[SampleScore]) -> list[tuple[str, ScoreValue]]:
-    """Every figure of each scored sample (its metadata's ``figures``, or the value of a score
-    written before version 4) with its sample's case (read once for every metric)."""
+    """Every figure of each scored sample of the baseline (its metadata's ``figures``, or the
+    value of a score written before version 4) with its sample's case (read once for every
+    metric)."""
     return [
         (case_of(s.sample_id), v)
         for s in scores
-        if (v := ScoreValue.in_score(s.score.value, s.score.metadata)) is not None
+        if of_the_baseline(s)
+        and (v := ScoreValue.in_score(s.score.value, s.score.metadata)) is not None
     ]
 
 
