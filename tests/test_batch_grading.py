@@ -65,9 +65,10 @@ REFUSED = {
 HELLO = "hello, world"
 """The answer to Inspect's own one-off request asking a ``gpt-5`` model to say this (whether
 reasoning summaries are available to the account), which is not batched."""
-QUICK = BatchConfig(send_delay=0.2, tick=0.02)
-"""Inspect's batcher, made quick: a batch goes out 0.2 s after its first request (the default
-is 15 s), and it is polled every 0.02 s (default 15 s)."""
+QUICK = BatchConfig(send_delay=1.0, tick=0.02)
+"""Inspect's batcher, made quick: a batch goes out 1 s after its first request (the default
+is 15 s), and it is polled every 0.02 s (default 15 s). At 0.2 s a loaded machine could split
+one grading's requests into two batches, which the tests count."""
 
 
 def chat_messages(body: dict[str, Any]) -> list[dict[str, Any]]:
