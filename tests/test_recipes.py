@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +33,7 @@ from inspect_medsp.hooks.unscored import UnscoredWarning
 from inspect_medsp.record import read_log
 from inspect_medsp.report import Page, ReportFile, Section
 from inspect_medsp.report.findings import Analysis
+from tests.support.cli import inspect_in
 from tests.support.orders import orders as orders_module
 from tests.support.orders.orders import ClinicianOrders
 from tests.support.orders.orders_section import CLINICIAN_ORDERS
@@ -140,7 +138,6 @@ def test_a_section_with_nothing_to_show_adds_no_text(log_dir: Path, tmp_path: Pa
 
 ORDERS_FILE = Path(orders_module.__file__)
 SCORER_SPEC = f"{ORDERS_FILE}@{ClinicianOrders.scorer}"
-BIN = Path(sys.executable).parent
 OTHER_TASK = """
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
@@ -160,17 +157,6 @@ def registered() -> Iterator[None]:
         yield
 
 
-def inspect_cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_API_TOKEN"))}
-    env.update(COLUMNS="400", INSPECT_LOG_DIR=str(folder / "logs"), INSPECT_DISPLAY="none")
-    return subprocess.run(
-        [str(BIN / "inspect"), *args],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +172,7 @@ def counted(registered: None, tmp_path_factory: pytest.TempPathFactory) -> EvalL
     )
     assert log.status == "success", log.error
     for _ in range(2):
-        done = inspect_cli(
+        done = inspect_in(
             folder, "score", str(log.location), "--scorer", SCORER_SPEC,
             "--action", "append", "--overwrite",
         )  # fmt: skip
@@ -275,10 +261,10 @@ def test_a_measurement_says_its_line_at_the_end_of_a_run(
 
 def test_a_measurement_refuses_another_tasks_log_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "arithmetic.py").write_text(OTHER_TASK)
-    made = inspect_cli(tmp_path, "eval", "arithmetic.py", "--model", "mockllm/model")
+    made = inspect_in(tmp_path, "eval", "arithmetic.py", "--model", "mockllm/model")
     assert made.returncode == 0, made.stderr
     [other] = list((tmp_path / "logs").glob("*.eval"))
-    result = inspect_cli(tmp_path, "score", str(other), "--scorer", SCORER_SPEC)
+    result = inspect_in(tmp_path, "score", str(other), "--scorer", SCORER_SPEC)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in output, output
     lines = [line.strip() for line in output.splitlines() if line.strip()]

@@ -4,10 +4,7 @@ table, with a grading model's classification, appended to an old log, and in the
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +32,10 @@ from inspect_medsp.record.trajectory import ActionRecord, Trajectory, TurnRecord
 from inspect_medsp.workup.classify import classify_orders
 from inspect_medsp.workup.result import Workup
 from inspect_medsp.workup.tally import tally
+from tests.support.cli import inspect_in
 
 SCRIPTED = "medsp/scripted"
 FIXTURES = Path(__file__).parent / "fixtures"
-BIN = Path(sys.executable).parent
 
 
 @pytest.fixture(scope="module")
@@ -425,17 +422,6 @@ def test_a_bad_price_file_is_one_line_naming_the_file_and_entry(
     assert said.startswith(f"{path}: ") and message in said and "\n" not in said
 
 
-def _inspect(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_API_TOKEN"))}
-    env.update(COLUMNS="400", INSPECT_LOG_DIR=str(folder / "logs"), INSPECT_DISPLAY="none")
-    return subprocess.run(
-        [str(BIN / "inspect"), *args],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def _old_log(tmp_path: Path) -> Path:
@@ -448,7 +434,7 @@ def test_inspect_score_refuses_a_bad_price_file_before_scoring(tmp_path: Path) -
     log = _old_log(tmp_path)
     before = log.read_bytes()
     bad = _prices(tmp_path, "currency: EUR\ncategories:\n  radiology: 5\n")
-    done = _inspect(
+    done = inspect_in(
         tmp_path,
         "score",
         str(log),
@@ -491,7 +477,7 @@ def test_appended_to_an_old_log_the_work_up_appears_and_nothing_else_changes(
 ) -> None:
     log = _old_log(tmp_path)
     old = read_eval_log(str(log))
-    done = _inspect(
+    done = inspect_in(
         tmp_path,
         "score",
         str(log),
