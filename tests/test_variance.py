@@ -156,7 +156,10 @@ def test_rerun_noise_is_that_of_the_majority_vote_the_score_uses() -> None:
     assert math.isnan(predicted.encounter)  # one epoch: not measured
     macros = [np.mean([s.values["overall"] for s in graded()]) for _ in range(300)]
     actual = float(np.std(macros, ddof=1))
-    assert predicted.macro_sd == pytest.approx(actual, rel=0.2)
+    # one set of 3 votes per item bounds the majority's variance without pinning it
+    low, high = predicted.macro_sd_range
+    assert low <= actual <= high
+    assert predicted.macro_sd == high
 
 
 def test_one_epoch_with_repeats_measures_no_encounter_noise() -> None:

@@ -41,14 +41,19 @@ def variance(analysis: Analysis) -> Table:
     """Where the spread of per-scenario completion comes from, per group (variances in squared
     completion units; empty without epochs or repeats). With one epoch encounter noise is not
     measured: ``encounter_measured`` is false, ``epoch_variance`` and ``scenario_share`` are
-    empty, and ``noise_sd_macro`` covers re-grading only."""
+    empty, and ``noise_sd_macro`` covers re-grading only. ``noise_sd_macro_low`` to
+    ``noise_sd_macro`` is the range the grader votes allow (one set of votes per item bounds
+    the re-grading variance of their majority without pinning it); the two are equal when the
+    epochs' spread measured the noise."""
     columns = ["group", "scenarios", "epochs", "repeats", "scenario_variance",
                "epoch_variance", "grader_variance", "scenario_share", "epoch_share",
-               "grader_share", "noise_sd_macro", "encounter_measured"]  # fmt: skip
+               "grader_share", "noise_sd_macro", "encounter_measured",
+               "noise_sd_macro_low"]  # fmt: skip
     rows: list[list[Cell]] = [
         [r.group, v.scenarios, v.epochs, v.repeats, finite(v.scenario), finite(v.epoch),
          finite(v.grader), finite(r.scenario_share), finite(v.share(v.epoch)),
-         finite(v.share(v.grader)), finite(r.noise_sd_macro), r.encounter_measured]
+         finite(v.share(v.grader)), finite(r.noise_sd_macro), r.encounter_measured,
+         finite(r.noise_sd_low)]
         for r in variance_rows([(g.label, g.samples) for g in analysis.groups])
         for v in [r.parts]
     ]  # fmt: skip

@@ -20,6 +20,7 @@ from inspect_medsp.comparisons.case_weights import (
 )
 from inspect_medsp.comparisons.planning import Spread
 from inspect_medsp.comparisons.variance_split import Components, decompose
+from inspect_medsp.comparisons.vote_bounds import Bounds, Vote, bounds_for
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.stats.pairwise import OVERALL
 
@@ -37,32 +38,26 @@ __all__ = [
 ]
 
 
-def majority_chance(met: int, judged: int) -> float:
-    """The chance that a fresh set of ``judged`` votes, each met with probability
-    ``met / judged``, has more than half met (the scorer's majority rule; a tie is not met)."""
-    p = met / judged
-    return sum(
-        math.comb(judged, k) * p**k * (1 - p) ** (judged - k)
-        for k in range(judged // 2 + 1, judged + 1)
-    )
-
-
-def vote_variance(sample: MedspSample) -> float | None:
-    """The variance of the sample's *voted* completion (the majority of its grader repeats,
-    what the score uses) over a re-grading: the sum over items of ``q (1 - q)``, ``q`` the
-    chance that a fresh majority says met (from the share of the item's votes that said met),
-    over the rubric's items squared. None when it was graded once."""
-    total = sample.counts.get(OVERALL, (0, 0))[1]
-    if not total or max((len(i.votes) for i in sample.items), default=0) < 2:
+def vote_variance(samples: Sequence[MedspSample]) -> Bounds | None:
+    """Bounds on the variance of one sample's *voted* completion (the majority of its grader
+    repeats, what the score uses) over a re-grading, averaged over the samples graded more
+    than once: the mean of ``sum over items of q (1 - q) / items**2``, ``q`` the chance that
+    a fresh majority says met. One set of votes per item pins this only to a range (see
+    :mod:`~inspect_medsp.comparisons.vote_bounds`). None when no sample was graded twice."""
+    graded = [
+        s
+        for s in samples
+        if s.counts.get(OVERALL, (0, 0))[1] and max((len(i.votes) for i in s.items), default=0) >= 2
+    ]
+    if not graded:
         return None
-    variance = 0.0
-    for item in sample.items:
-        judged = [v for v in item.votes if v is not None]
-        if len(judged) < 2:
-            continue
-        q = majority_chance(sum(judged), len(judged))
-        variance += q * (1 - q)
-    return variance / total**2
+    votes = []
+    for s in graded:
+        weight = 1.0 / len(graded) / s.counts[OVERALL][1] ** 2
+        for item in s.items:
+            judged = [v for v in item.votes if v is not None]
+            votes.append(Vote(len(judged), sum(judged), weight))
+    return bounds_for(votes)
 
 
 class Rerun(NamedTuple):
@@ -71,22 +66,40 @@ class Rerun(NamedTuple):
 
     encounter: float
     """Encounter-to-encounter variance of one epoch's voted completion (NaN: one epoch, so
-    not measured)."""
-    grading: float
-    """Variance of one epoch's voted completion over re-gradings (NaN: graded once)."""
+    not measured), with the grading part at its upper bound taken out (so a lower bound)."""
+    grading: Bounds
+    """Variance of one epoch's voted completion over re-gradings, the least and the most the
+    votes allow (NaN: graded once)."""
     epochs: float
     """The harmonic mean of the scenarios' scored epochs (a scenario's noise shrinks with
     one over its own epochs, so that is the mean that counts)."""
     scenarios: int
+    spread: float = math.nan
+    """The mean over scenarios of the variance of their epochs' voted values (encounter and
+    grading noise together; NaN: one epoch)."""
+
+    @property
+    def macro_sd_range(self) -> Bounds:
+        """SD of the macro over re-runs from the noise measured, the least and the most the
+        votes allow (encounter noise left out when it was not measured: then it covers
+        re-grading only). With two or more epochs the epochs' spread holds both kinds of
+        noise, so the grading bounds matter only where they exceed it."""
+        if not self.scenarios:
+            return Bounds(math.nan, math.nan)
+        if math.isnan(self.spread):
+            low, high = self.grading
+        elif math.isnan(self.grading.low):
+            low = high = self.spread
+        else:
+            low, high = max(self.spread, self.grading.low), max(self.spread, self.grading.high)
+        scale = self.epochs * self.scenarios
+        return Bounds(math.sqrt(low / scale), math.sqrt(high / scale))
 
     @property
     def macro_sd(self) -> float:
-        """SD of the macro over re-runs from the noise measured (encounter noise left out when
-        it was not measured: then a lower bound)."""
-        parts = [v for v in (self.encounter, self.grading) if not math.isnan(v)]
-        if not parts or not self.scenarios:
-            return math.nan
-        return math.sqrt(sum(parts) / self.epochs / self.scenarios)
+        """The upper end of :attr:`macro_sd_range` (its two ends are equal unless the run
+        had one epoch and grader repeats)."""
+        return self.macro_sd_range.high
 
 
 def rerun_noise(samples: Sequence[MedspSample]) -> Rerun:
@@ -97,20 +110,21 @@ def rerun_noise(samples: Sequence[MedspSample]) -> Rerun:
     for s in samples:
         if s.scored and OVERALL in s.values:
             by_id[s.id].append(s)
+    unknown = Bounds(math.nan, math.nan)
     if not by_id:
-        return Rerun(math.nan, math.nan, 0.0, 0)
-    votes = [v for group in by_id.values() for s in group if (v := vote_variance(s)) is not None]
-    grading = float(np.mean(votes)) if votes else math.nan
-    spread = [
+        return Rerun(math.nan, unknown, 0.0, 0)
+    grading = vote_variance([s for group in by_id.values() for s in group]) or unknown
+    spreads = [
         float(np.var([s.values[OVERALL] for s in group], ddof=1))
         for group in by_id.values()
         if len(group) > 1
     ]
-    encounter = math.nan
-    if spread:
-        encounter = max(0.0, float(np.mean(spread)) - (0.0 if math.isnan(grading) else grading))
+    encounter = spread = math.nan
+    if spreads:
+        spread = float(np.mean(spreads))
+        encounter = max(0.0, spread - (0.0 if math.isnan(grading.high) else grading.high))
     epochs = 1.0 / float(np.mean([1.0 / len(group) for group in by_id.values()]))
-    return Rerun(encounter, grading, epochs, len(by_id))
+    return Rerun(encounter, grading, epochs, len(by_id), spread)
 
 
 def encounters(samples: Sequence[MedspSample]) -> dict[str, list[list[float]]]:
@@ -154,11 +168,15 @@ class VarianceRow(NamedTuple):
     parts: Components
     noise_sd_macro: float
     """SD of the group's macro from the noise measured (same scenarios re-run), from the
-    scores it used (majority votes of grader repeats); a lower bound when encounter noise was
-    not measured (one epoch)."""
+    scores it used (majority votes of grader repeats): the upper end of what the votes allow
+    (see ``noise_sd_low``); encounter noise left out when it was not measured (one epoch)."""
     encounter_measured: bool = True
     """Whether the run had two or more epochs (else encounter noise is not measured and the
     scenario share includes it)."""
+    noise_sd_low: float = math.nan
+    """The lower end of ``noise_sd_macro``'s range: with one epoch and grader repeats one set
+    of votes per item bounds the re-grading variance of their majority only to a range; else
+    the same as ``noise_sd_macro``."""
 
     @property
     def scenario_share(self) -> float:
@@ -184,8 +202,9 @@ def variance_rows(groups: Sequence[tuple[str, Sequence[MedspSample]]]) -> list[V
             VarianceRow(
                 group=label,
                 parts=parts,
-                noise_sd_macro=rerun.macro_sd,
+                noise_sd_macro=rerun.macro_sd_range.high,
                 encounter_measured=not math.isnan(rerun.encounter),
+                noise_sd_low=rerun.macro_sd_range.low,
             )
         )
     return rows

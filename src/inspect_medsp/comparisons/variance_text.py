@@ -19,34 +19,54 @@ def _sd(variance: float) -> str:
     return "n/a" if math.isnan(variance) else f"{math.sqrt(variance) * 100:.1f}"
 
 
+def _points(low: float, high: float) -> str:
+    """An SD (as a fraction) in points: one figure when both ends round alike, else the
+    range."""
+    a, b = f"{low * 100:.1f}", f"{high * 100:.1f}"
+    return f"about {b}" if a == b else f"between {a} and {b}"
+
+
 def sentence(row: VarianceRow, name: str) -> str:
     """What the split means for reading a difference."""
     v = row.parts
-    noise = row.noise_sd_macro * 100
+    low, high = row.noise_sd_low, row.noise_sd_macro
+    if math.isnan(low):
+        low = high
+    noise = _points(low, high)
     if not row.encounter_measured:
         grader = f"{_share(v, v.grader)} is grader variation (repeats)"
+        pinned = (
+            ""
+            if noise.startswith("about")
+            else f"; a range, as {v.repeats:g} votes per item bound the variance of their "
+            "majority but cannot pin it: the truth lies inside (but for the votes' sampling "
+            "error), whatever each item's chance of a vote saying met"
+        )
         return (
             f"{name}: of the variance of one encounter's completion, {grader}. With one epoch "
             "the encounter-to-encounter variation is not measured: it is inside the rest, so "
             "no share of scenario difficulty is claimed. Re-grading the same "
-            f"{v.scenarios} scenarios would move its macro by about {noise:.1f} points (one "
-            "SD, from the majority vote the score uses; a rough figure: from one set of votes "
-            "per item the variance of their majority can only be approximated, and in "
-            "simulation with three repeats it came out from 30% low to 50% high); re-running "
-            "them would move it by more, by an amount only a run with `--epochs 2` or more can "
-            "tell."
+            f"{v.scenarios} scenarios would move its macro by {noise} points (one SD, from the "
+            f"majority vote the score uses{pinned}); re-running them would move it by more, by "
+            "an amount only a run with `--epochs 2` or more can tell."
         )
     parts = [f"{_pct(row.scenario_share)} is scenario difficulty"]
     parts.append(f"{_share(v, v.epoch)} encounter-to-encounter variation (epochs)")
     if not math.isnan(v.grader):
         parts.append(f"{_share(v, v.grader)} grader variation (repeats)")
+    root2 = math.sqrt(2)
     return (
         f"{name}: of the variance of one encounter's completion, {', '.join(parts)}. Re-running "
-        f"the same {v.scenarios} scenarios would move its macro by about {noise:.1f} points "
+        f"the same {v.scenarios} scenarios would move its macro by {noise} points "
         "(one SD) from encounter and grader noise alone, as the score uses them (each "
         "scenario's epochs averaged, each epoch the majority of its grader repeats), and a "
-        f"difference between two such runs by about {noise * math.sqrt(2):.1f}."
+        f"difference between two such runs by {_points(low * root2, high * root2)}."
     )
+
+
+def _noise_cell(row: VarianceRow) -> str:
+    low, high = f"{row.noise_sd_low * 100:.1f}", f"{row.noise_sd_macro * 100:.1f}"
+    return high if math.isnan(row.noise_sd_low) or low == high else f"{low} to {high}"
 
 
 def _pct(share: float) -> str:
@@ -73,8 +93,10 @@ def variance_markdown(rows: Sequence[VarianceRow], escape: Callable[[str], str])
         "variation between repeats of one grading. SDs in points; all numbers in "
         "variance.csv. The noise SD of the macro is worked out from what the score uses: the "
         "majority vote of the grader repeats (its variance over a re-grading, item by item) "
-        "and each scenario's epochs averaged; with one epoch, encounter noise is not measured "
-        "and that SD covers re-grading only.",
+        "and each scenario's epochs averaged; with one epoch, encounter noise is not measured, "
+        "that SD covers re-grading only, and it is a range: one set of votes per item "
+        "bounds the variance of their majority but does not pin it (variance.csv: "
+        "noise_sd_macro_low to noise_sd_macro).",
         "",
     ]
     out += [f"- {sentence(r, f'**{escape(r.group)}**')}" for r in split]
@@ -89,7 +111,7 @@ def variance_markdown(rows: Sequence[VarianceRow], escape: Callable[[str], str])
             escape(r.group), str(v.scenarios), f"{v.epochs:g}", f"{v.repeats:g}",
             _sd(v.scenario), _sd(v.epoch) if r.encounter_measured else "not measured",
             _sd(v.grader), _pct(r.scenario_share),
-            _share(v, v.epoch), _share(v, v.grader), f"{r.noise_sd_macro * 100:.1f}",
+            _share(v, v.epoch), _share(v, v.grader), _noise_cell(r),
         ]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     return [*out, *lines, ""]
