@@ -19,7 +19,7 @@ from inspect_ai.solver import Solver
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
 from inspect_medsp.cases.privacy import refusal, set_findings
-from inspect_medsp.commandline import closest
+from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records, show_on_console
 from inspect_medsp.data.manifest import manifest_digest
@@ -554,13 +554,9 @@ def refuse_unknown(task: str, names: list[str], context: RunContext) -> None:
     Raises:
         MedSPParameterError: A ``-T`` name that is no parameter of ``task``.
     """
-    unknown = [name for name in context.task_args if name not in names]
-    if not unknown:
-        return
-    name = unknown[0]
-    guess = closest(name, names)
-    hint = f"did you mean -T {guess}=...?" if guess else f"{task} takes " + ", ".join(names)
-    raise MedSPParameterError(f"task parameter {name} is not a parameter of {task}: {hint}")
+    line = unknown_parameter(task, context.task_args, names)
+    if line is not None:
+        raise MedSPParameterError(line)
 
 
 def registered(variant: Variant) -> Callable[..., Task]:
