@@ -134,9 +134,9 @@ def cache_line(
     ``GenerateConfig.cache``) under the name of this ``-T`` value, so ``-T cache=true`` alone
     reads ``cache: None`` there. Setting that config to make the header read "on" would also
     change what is cached: Inspect's setting is the default of every model call that names
-    no cache of its own, and the clinician's calls under ``protocol=tools`` (the agent's) and
-    strategies ``bon`` and ``medagents`` (their candidates and specialists) name none; this
-    switch leaves them uncached.
+    no cache of its own, and the clinician's agent under ``protocol=tools`` and some of the
+    clinician's calls under strategies ``bon`` and ``medagents`` name none; this switch
+    leaves them uncached.
     """
     if not params.cache:
         return None
