@@ -15,6 +15,7 @@ from inspect_ai.log import EvalLog, read_eval_log, resolve_sample_attachments, w
 
 import inspect_medsp.measures
 from inspect_medsp.cases.write import new_case
+from inspect_medsp.cli import main as cli_main
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import MASK, PROBE_NAMES, build_probes
 from inspect_medsp.contamination.report import ProbedScenario, model_recall
@@ -352,7 +353,9 @@ def test_the_estimate_prices_the_calls_the_probe_makes(
     assert "recital is not a probe" in capsys.readouterr().err
 
 
-def test_the_report_shows_the_section_and_flags_the_leaderboard_row(tmp_path: Path) -> None:
+def test_the_report_shows_the_section_and_flags_the_leaderboard_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A synthetic pair: the scripted demo's benchmark run, and probe logs of the same model
     name (the two scripts' logs relabelled), which recall two of its three scenarios."""
     [bench] = eval(
@@ -370,6 +373,13 @@ def test_the_report_shows_the_section_and_flags_the_leaderboard_row(tmp_path: Pa
     done = write_report([tmp_path / "bench", tmp_path / "probe"], tmp_path / "report")
     assert done.analysis is not None
     text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    # the probe's logs are read by the section, not inputs that could not be reported
+    assert done.problems == [] and "Inputs that could not be reported" not in text
+    assert sorted(done.analysis.read_by) == sorted([recalled.location, rest.location])
+    assert set(done.analysis.read_by.values()) == {"contamination"}
+    for log in (recalled, rest):
+        name = Path(log.location).name
+        assert f"- log `{name}`: read by the contamination section" in text
     section = text[text.index("## Has the model seen these cases?") :]
     assert (
         "| medsp/scripted | ⚠ recall above control | 2/3 (67%) | 2/3 (67%) | 2/3 (67%) |" in section
@@ -380,6 +390,10 @@ def test_the_report_shows_the_section_and_flags_the_leaderboard_row(tmp_path: Pa
     leaderboard = text[text.index("## Leaderboard") : text.index("## Has the model")]
     [row] = [line for line in leaderboard.splitlines() if line.startswith("| 1 |")]
     assert row.split(" | ")[1] == "medsp/scripted ⚠ recalls cases above the control"
+    # nor an error on the command line
+    inputs = [str(tmp_path / "bench"), str(tmp_path / "probe")]
+    assert cli_main([*inputs, "--out", str(tmp_path / "cli")]) == 0
+    assert capsys.readouterr().err.count("error") == 0
     # a report of the benchmark run alone has neither
     alone = write_report([tmp_path / "bench"], tmp_path / "alone")
     assert alone.analysis is not None

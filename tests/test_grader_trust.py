@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import math
 import random
+import shutil
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
@@ -17,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai._eval.score import resolve_scorers
+from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessage, GenerateConfig
+from inspect_ai.scorer import match
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.agreement.agreement import AgreementRow, analyse_agreement
@@ -673,3 +677,41 @@ def test_the_run_summary_and_both_reports_warn_of_self_preference(run: Run, tmp_
     assert "Self-preference risk" in (tmp_path / "report" / "report.md").read_text()
     agreement = analyse_agreement([path, path])
     assert any("Self-preference risk" in w for w in agreement.warnings)
+
+
+def test_a_folder_is_read_as_its_logs(
+    run: Run, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``medsp-report agreement DIR`` reads every log under DIR, as ``medsp-report`` does; a
+    log of another task there is left out with a warning, not compared."""
+    folder = tmp_path / "runs"
+    (folder / "regrades").mkdir(parents=True)
+    shutil.copy2(path_of(run), folder / "run.eval")
+    saved(rescore(run.log, Script(per_case(MET_B))), folder / "regrades" / "b.eval")
+    [other] = inspect_eval(
+        Task(dataset=[Sample(input="Say hello.", target="hello")], scorer=match()),
+        model="mockllm/model",
+        log_dir=str(folder),
+        display="none",
+    )
+
+    out = tmp_path / "agreement"
+    assert main(["agreement", str(folder), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    overall = [line for line in captured.out.splitlines() if line.startswith("graders")]
+    assert len(overall) == 1 and "agreement 0.882" in overall[0] and "over 51 items" in overall[0]
+    assert f"warning: {other.location}: not a MedSP log" in captured.err
+    assert "left out" in captured.err
+    result = analyse_agreement([str(folder)])
+    assert [log["name"] for log in result.logs] == ["run.eval", "b.eval"]
+
+
+def test_a_folder_without_logs_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "empty").mkdir()
+    assert main(["agreement", str(tmp_path / "empty"), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{tmp_path / 'empty'}: no Inspect logs in this folder" in err
+    assert not (tmp_path / "out").exists()

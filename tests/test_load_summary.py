@@ -9,6 +9,7 @@ from pathlib import Path
 import inspect_ai._display.core.active as active_display
 import inspect_ai.util._display as display_module
 import pytest
+from inspect_ai.log import read_eval_log
 
 from inspect_medsp import medsp_demo
 from tests.support.offline_tokens import inspect_cli
@@ -82,3 +83,67 @@ def test_cli_run_starts_with_the_summary(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     first = next(line for line in proc.stdout.splitlines() if line.strip())
     assert SUMMARY.match(first), proc.stdout[:500]
+
+
+# --- -T cache=true: Inspect's header cannot show it, the load says it ---------------------
+
+CACHE_LINE = re.compile(
+    r"^MedSP: -T cache=true: the (.+) calls go through Inspect's response cache"
+)
+
+
+def _cached_roles(line: str) -> list[str]:
+    match = CACHE_LINE.match(line)
+    assert match, line
+    return re.findall(r"(\w+)'s", match.group(1))
+
+
+def test_cli_run_with_cache_says_which_roles_it_caches_before_the_header(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inspect's header prints its own ``--cache`` under the name ``cache`` (``cache: None``
+    for ``-T cache=true``); the run starts by naming the roles whose calls are cached, and
+    the clinician's generation settings carry no cache of Inspect's."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    proc = inspect_cli(
+        "eval", "inspect_medsp/medsp_demo", "--model", "medsp/scripted",
+        "-T", "judge=medsp/scripted", "-T", "cache=true", "-T", "audit=true", "--limit", "1",
+        "--log-dir", str(tmp_path / "logs"), "--display", "plain", columns=400,
+    )  # fmt: skip
+
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    assert SUMMARY.match(lines[0]), proc.stdout[:800]
+    assert _cached_roles(lines[1]) == ["clinician", "patient", "environment", "grader", "auditor"]
+    assert "Inspect's own --cache" in lines[1]
+    header = next(i for i, line in enumerate(lines) if line.startswith("medsp_demo ("))
+    assert header > 1
+    log = read_eval_log(next((tmp_path / "logs").glob("*.eval")), header_only=True)
+    assert log.plan.config.cache is None
+    assert log.eval.task_args["cache"] is True
+
+
+@pytest.mark.parametrize(
+    ("setting", "why"),
+    [({"strategy": "bon"}, "strategy=bon"), ({"protocol": "tools"}, "protocol=tools")],
+)
+def test_cache_line_says_the_clinician_is_not_cached_where_it_is_not(
+    plain_display: None,
+    capsys: pytest.CaptureFixture[str],
+    setting: dict[str, str],
+    why: str,
+) -> None:
+    medsp_demo(cache=True, **setting)
+
+    lines = _printed(capsys)
+    assert len(lines) == 2 and SUMMARY.match(lines[0]), lines
+    assert _cached_roles(lines[1]) == ["patient", "environment", "grader"]
+    assert f"the clinician's do not under {why};" in lines[1]
+
+
+def test_no_cache_line_without_the_switch(
+    plain_display: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    medsp_demo(cache=False, audit=True)
+
+    assert not any(CACHE_LINE.match(line) for line in _printed(capsys))

@@ -70,6 +70,27 @@ def test_an_unknown_task_parameter_is_refused_with_the_nearest_name(tmp_path: Pa
     assert "did you mean -T max_turns=...?" in message
 
 
+@pytest.mark.parametrize(
+    ("task", "args", "given", "meant"),
+    [
+        ("medsp_contamination", ["-T", "benchmark=medsp_demo"], "benchmarks=medsp100", "benchmark"),
+        ("medsp_specialty", ["-T", "demo=true"], "scenario=demo_bad_news/*", "scenarios"),
+    ],
+)
+def test_the_other_tasks_refuse_an_unknown_parameter_too(
+    tmp_path: Path, task: str, args: list[str], given: str, meant: str
+) -> None:
+    # Inspect would warn and probe (or label) every scenario of the default selection
+    result = inspect(
+        tmp_path, "eval", f"inspect_medsp/{task}", *args, "-T", given, "--model",
+        "medsp/seen-nothing", "--display", "none",
+    )  # fmt: skip
+    message = one_line(result, tmp_path)
+    name = given.split("=")[0]
+    assert f"task parameter {name} is not a parameter of {task}" in message
+    assert f"did you mean -T {meant}=...?" in message
+
+
 def test_the_scripted_provider_cannot_label_specialties(tmp_path: Path) -> None:
     result = inspect(
         tmp_path, "eval", "inspect_medsp/medsp_specialty", "-T", "demo=true", "--model",

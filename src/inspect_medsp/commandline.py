@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -50,6 +50,19 @@ def closest(word: str, names: Sequence[str]) -> str | None:
     """The name ``word`` most likely misspells, if any is close."""
     found = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+def unknown_parameter(task: str, given: Iterable[str], names: Sequence[str]) -> str | None:
+    """The one-line refusal of the first ``-T`` name in ``given`` that is no parameter of
+    ``task`` (``names``), with the closest it has; None when every name is one. Inspect only
+    warns of such a name and drops it: the run would go on, paid in full, at the default."""
+    unknown = [name for name in given if name not in names]
+    if not unknown:
+        return None
+    name = unknown[0]
+    guess = closest(name, names)
+    hint = f"did you mean -T {guess}=...?" if guess else f"{task} takes " + ", ".join(names)
+    return f"task parameter {name} is not a parameter of {task}: {hint}"
 
 
 def unwritable(folder: str) -> str | None:

@@ -5,7 +5,7 @@ quality-controlled subset), ``medsp_demo`` (bundled original scenarios, no downl
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -19,7 +19,7 @@ from inspect_ai.solver import Solver
 from inspect_medsp.calls.generate import DEFAULT_JUDGE
 from inspect_medsp.cases.load import load_custom
 from inspect_medsp.cases.privacy import refusal, set_findings
-from inspect_medsp.commandline import closest
+from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records, show_on_console
 from inspect_medsp.data.manifest import manifest_digest
@@ -34,7 +34,12 @@ from inspect_medsp.data.sources import (
     resolve_upstream_root,
     sources_unavailable,
 )
-from inspect_medsp.encounter.solver import Protocol, medsp_encounter, medsp_tools_encounter
+from inspect_medsp.encounter.solver import (
+    CLINICIAN_ROLE,
+    Protocol,
+    medsp_encounter,
+    medsp_tools_encounter,
+)
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.human.debrief import debrief
 from inspect_medsp.measures import capabilities, viewer
@@ -116,6 +121,41 @@ def _solver(
         cache=cache,
         strategy=settings.model_dump(),
     )
+
+
+def cache_line(
+    params: TaskParameters, settings: StrategySettings, scorer_roles: Sequence[str] = ()
+) -> str | None:
+    """The line a load says under ``-T cache=true``: which roles' calls go through Inspect's
+    response cache (None when the switch is off). ``scorer_roles`` are those the switched-on
+    capabilities' scorers cache (their ``cached_roles``).
+
+    Inspect's run header has its own ``cache`` entry: it prints Inspect's ``--cache`` (its
+    ``GenerateConfig.cache``) under the name of this ``-T`` value, so ``-T cache=true`` alone
+    reads ``cache: None`` there. Setting that config to make the header read "on" would also
+    change what is cached: Inspect's setting is the default of every model call that names
+    no cache of its own, and the clinician's agent under ``protocol=tools`` and some of the
+    clinician's calls under strategies ``bon`` and ``medagents`` name none; this switch
+    leaves them uncached.
+    """
+    if not params.cache:
+        return None
+    if params.protocol != "turns":
+        uncached = f"protocol={params.protocol}"
+    elif strategy_policy(settings) is not None:
+        uncached = f"strategy={settings.strategy}"
+    else:
+        uncached = None
+    roles = [
+        *([] if uncached else [CLINICIAN_ROLE]),
+        *JUDGED_ROLES,
+        *scorer_roles,
+    ]
+    named = ", ".join(f"{role}'s" for role in roles[:-1]) + f" and {roles[-1]}'s"
+    line = f"MedSP: -T cache=true: the {named} calls go through Inspect's response cache"
+    if uncached:
+        line += f", the clinician's do not under {uncached}"
+    return line + "; the run header's 'cache' entry shows Inspect's own --cache, not this switch"
 
 
 TASK_VERSION = "1-A"
@@ -267,6 +307,10 @@ def task_of(
         records, left_out = expand(records, variants)
         report = report.model_copy(update={"warnings": [*report.warnings, *left_out]})
     report.log()
+    scorer_roles = [role for c in switched for role in c.cached_roles]
+    if (cached := cache_line(params, settings, scorer_roles)) is not None:
+        logger.info(cached)
+        show_on_console(cached)
     shard = None
     if params.shard is not None:
         records, shard = part_of_run(records, params.shard, params, settings, report.name)
@@ -510,13 +554,9 @@ def refuse_unknown(task: str, names: list[str], context: RunContext) -> None:
     Raises:
         MedSPParameterError: A ``-T`` name that is no parameter of ``task``.
     """
-    unknown = [name for name in context.task_args if name not in names]
-    if not unknown:
-        return
-    name = unknown[0]
-    guess = closest(name, names)
-    hint = f"did you mean -T {guess}=...?" if guess else f"{task} takes " + ", ".join(names)
-    raise MedSPParameterError(f"task parameter {name} is not a parameter of {task}: {hint}")
+    line = unknown_parameter(task, context.task_args, names)
+    if line is not None:
+        raise MedSPParameterError(line)
 
 
 def registered(variant: Variant) -> Callable[..., Task]:

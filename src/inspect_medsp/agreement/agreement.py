@@ -26,7 +26,7 @@ from inspect_medsp.agreement.raters import (
     ItemRow,
     Key,
     graders_comparison,
-    read_graded,
+    read_inputs,
     repeats_comparison,
     shared_encounters,
 )
@@ -247,13 +247,14 @@ def human_comparisons(
 
 
 def analyse_agreement(paths: Sequence[str], human: Sequence[str] = ()) -> AgreementReport:
-    """Read the logs (and sheets) and compute every comparison.
+    """Read the logs (files, or folders of logs: ``raters.read_inputs``) and the sheets, and
+    compute every comparison.
 
     Raises:
         AgreementError: A log or sheet cannot be used, the logs graded different encounters,
             or there is nothing to compare.
     """
-    logs = [read_graded(p) for p in paths]
+    logs, left_out_logs = read_inputs(paths)
     keys, left_out = shared_encounters(logs)
     comparisons: list[Comparison] = []
     if len(logs) > 1:
@@ -273,7 +274,7 @@ def analyse_agreement(paths: Sequence[str], human: Sequence[str] = ()) -> Agreem
             f"{logs[0].path}: nothing to compare; give two or more logs of the same encounters "
             "(a run and its re-grades), a log graded with -S samples=k, or --human sheets"
         )
-    warnings = [
+    warnings = left_out_logs + [
         f"{log.name}: {risk}"
         for log in logs
         for grader in log.grader.split(" + ")

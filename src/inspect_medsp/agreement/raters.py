@@ -22,6 +22,7 @@ from inspect_medsp.data.models import RubricItem
 from inspect_medsp.errors import PrerequisiteError
 from inspect_medsp.record.read import MedspSample, NotMedSP, read_log
 from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.report.collect import find_logs
 
 STORE_PREFIX = f"{Trajectory.__name__}:"
 """The store keys of the Trajectory. The fingerprint digests them as stored (not as the model
@@ -40,6 +41,10 @@ class AgreementError(PrerequisiteError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.args = (message,)
+
+
+class NotGraded(AgreementError):
+    """A readable Inspect log that is not a graded MedSP run."""
 
     def __str__(self) -> str:
         return str(self.message)
@@ -133,7 +138,7 @@ def read_graded(path: str) -> GradedLog:
     try:
         run = read_log(path)
     except NotMedSP as err:
-        raise AgreementError(f"{path}: {err}") from err
+        raise NotGraded(f"{path}: {err}") from err
     except Exception as err:
         raise AgreementError(f"{path}: not a readable Inspect log ({type(err).__name__})") from err
     encounters: dict[Key, Encounter] = {}
@@ -150,6 +155,41 @@ def read_graded(path: str) -> GradedLog:
         encounters=encounters,
         results=results,
     )
+
+
+def read_inputs(inputs: Sequence[str]) -> tuple[list[GradedLog], list[str]]:
+    """The graded logs of ``inputs``, in order: a file is one log; a folder is every log
+    under it, oldest first, found as ``medsp-report`` finds them. A log in a folder that is
+    not a graded MedSP run (another task's, or not scored) is left out with a warning; a file
+    named on the command line must be one.
+
+    Returns:
+        The logs, and one warning per log left out.
+
+    Raises:
+        AgreementError: An input does not exist, a folder holds no Inspect log or no graded
+            MedSP log, or a log cannot be read.
+    """
+    logs: list[GradedLog] = []
+    warnings: list[str] = []
+    for item in inputs:
+        if not Path(item).is_dir():
+            logs.append(read_graded(item))
+            continue
+        paths, problems = find_logs([item])
+        if problems:
+            raise AgreementError(problems[0].line())
+        found = len(logs)
+        for path in paths:
+            try:
+                logs.append(read_graded(path))
+            except NotGraded as err:
+                warnings.append(f"{err}; left out")
+        if len(logs) == found:
+            raise AgreementError(
+                f"{item}: none of its {len(paths)} Inspect logs is a graded MedSP run"
+            )
+    return logs, warnings
 
 
 def shared_encounters(logs: Sequence[GradedLog]) -> tuple[list[Key], int]:

@@ -14,14 +14,20 @@ from inspect_medsp.report.build import INSTALL_HINT
 
 
 def agreement_arguments(agree: argparse.ArgumentParser) -> None:
-    agree.add_argument("logs", nargs="+", metavar="LOG", help="Inspect logs of the same encounters")
+    agree.add_argument(
+        "logs",
+        nargs="+",
+        metavar="LOG_OR_DIR",
+        help="Inspect logs of the same encounters, or folders of them (read recursively, "
+        "oldest first)",
+    )
     agree.add_argument("--out", required=True, metavar="DIR", help="folder to write to")
     agree.add_argument(
         "--human",
         nargs="+",
         default=[],
         metavar="SHEET",
-        help="filled sheets from medsp-report validation-sheet (drawn from the first LOG)",
+        help="filled sheets from medsp-report validation-sheet (drawn from the first log)",
     )
 
 

@@ -85,5 +85,6 @@ SIMULATION_AUDIT = Capability(
     switch="audit",
     in_eval=_in_eval,
     eval_roles=auditor_role,
+    cached_roles=(AUDITOR_ROLE,),
 )
 """The simulator audit: with ``-T audit=true``, or appended with ``inspect score``."""

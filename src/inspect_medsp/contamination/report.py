@@ -207,17 +207,22 @@ def model_recall(
     return found
 
 
+def is_probe_log(path: str) -> bool:
+    """Whether ``path`` is a readable log of the probe (this section reads it; the core
+    cannot, it is not a benchmark run)."""
+    try:
+        return read_probe_log(path) is not None
+    except Exception:
+        return False
+
+
 def _probe_logs(analysis: Analysis) -> list[tuple[str, str, list[ProbedScenario]]]:
-    """The probe's logs among the report's inputs (the core lists them as not benchmark
-    runs)."""
+    """The probe's logs among the report's inputs (those the core lists as read by this
+    section)."""
     found = []
-    for problem in analysis.problems:
-        try:
-            read = read_probe_log(problem.path)
-        except Exception:
-            continue
-        if read is not None:
-            found.append((problem.path, *read))
+    for path, section in analysis.read_by.items():
+        if section == SECTION_NAME and (read := read_probe_log(path)) is not None:
+            found.append((path, *read))
     return found
 
 
@@ -263,8 +268,8 @@ def recall_lines(found: Sequence[ModelRecall]) -> list[str]:
         "with its content words shuffled, or a case of your own never published, with "
         "`-T control_cases=`). A share is of the scenarios probed that are above the "
         "control by the probe's margins. Absence of recall is not proof that the model was "
-        "not trained on the cases. The probe's logs are read here (the inputs above list "
-        "them as not benchmark runs); a leaderboard row whose model recalls a case above the "
+        "not trained on the cases. The probe's logs are read here (the runs read, under "
+        "Files, name them); a leaderboard row whose model recalls a case above the "
         f"control is marked {FLAG}.",
         "",
     ]
@@ -319,5 +324,7 @@ def _shows(analysis: Analysis) -> bool:
     return bool(_probe_logs(analysis))
 
 
-CONTAMINATION_SECTION = Section(name="contamination", text=_text, shows=_shows)
+SECTION_NAME = "contamination"
+
+CONTAMINATION_SECTION = Section(name=SECTION_NAME, text=_text, shows=_shows, reads=is_probe_log)
 """The section of ``medsp-report`` (shown when a probe's log is among the inputs)."""

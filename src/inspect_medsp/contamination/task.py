@@ -8,12 +8,14 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 from importlib.resources import files
+from inspect import signature
 from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from inspect_medsp.cases.load import load_custom
+from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
 from inspect_medsp.contamination.result import TASK_KEY
@@ -25,6 +27,7 @@ from inspect_medsp.data.dataset import METADATA_KEY, logger
 from inspect_medsp.data.models import SampleRecord
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.measure import medsp_viewer
+from inspect_medsp.preflight.context import run_context, said_at_load
 
 TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""
@@ -161,6 +164,11 @@ def medsp_contamination(
             (default: the scenario's own text with its content words shuffled).
         cache: Cache the replies with Inspect's response cache.
     """
+    context = run_context()
+    with said_at_load(context):
+        refused = unknown_parameter(TASK_NAME, context.task_args, PARAMETERS)
+        if refused is not None:
+            raise MedSPParameterError(refused)
     values: dict[str, Any] = {
         "probes": probes,
         "opening_words": opening_words,
@@ -201,3 +209,9 @@ def medsp_contamination(
         version=VERSION,
         viewer=medsp_viewer([own]),
     )
+
+
+TASK_NAME = "medsp_contamination"
+
+PARAMETERS = tuple(signature(medsp_contamination).parameters)
+"""The task's ``-T`` names: any other is refused at load with the closest of them."""

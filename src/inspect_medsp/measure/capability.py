@@ -70,6 +70,8 @@ class Capability:
         eval_roles: The model roles it binds in the eval under the switch, from the roles
             the task binds already and the load's run context (``auditor``: the run's
             grader).
+        cached_roles: The roles whose calls its in-eval scorer puts in Inspect's response
+            cache under ``-T cache=true`` (said at load; ``auditor``).
         leaderboard_marks: A short mark after the clinician of some leaderboard rows of
             ``medsp-report``, from the report's analysis (group label → mark), if any.
     """
@@ -88,6 +90,7 @@ class Capability:
     eval_roles: Callable[[dict[str, Model], RunContext], dict[str, Model]] | None = field(
         default=None, compare=False
     )
+    cached_roles: tuple[str, ...] = ()
     leaderboard_marks: Callable[[Any], Mapping[str, str]] | None = field(
         default=None, compare=False
     )

@@ -12,7 +12,7 @@ from inspect_medsp.report.collect import collect
 from inspect_medsp.report.findings import Analysis, analyse
 from inspect_medsp.report.page import render_html
 from inspect_medsp.report.problem import Problem
-from inspect_medsp.report.section import Section, render_markdown, report_files
+from inspect_medsp.report.section import Section, read_by, render_markdown, report_files
 
 FORMATS = ("md", "html")
 INSTALL_HINT = "matplotlib is needed for the charts: pip install 'inspect-medsp[report]'"
@@ -40,7 +40,8 @@ def write_report(
     each section's files, then ``report.md`` (and ``report.html``).
 
     Inputs that are not MedSP logs (or not logs at all) are listed in ``problems`` and in the
-    report; nothing is written when no input could be read.
+    report, except those a section reads (``Section.reads``: ``Analysis.read_by``); nothing
+    is written when no MedSP run could be read.
 
     Raises:
         ValueError: An unknown format.
@@ -55,10 +56,12 @@ def write_report(
         raise ImportError(INSTALL_HINT) from err
 
     runs, problems = collect(inputs)
+    read = read_by(problems, sections)
+    problems = [p for p in problems if p.path not in read]
     result = ReportResult(problems=problems)
     if not runs:
         return result
-    analysis = analyse(runs, problems)
+    analysis = analyse(runs, problems).model_copy(update={"read_by": read})
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     files = report_files(analysis, sections)

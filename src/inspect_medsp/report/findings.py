@@ -251,6 +251,9 @@ class Analysis(BaseModel):
     flags: list[str]
     notes: list[str]
     problems: list[Problem]
+    read_by: dict[str, str] = Field(default_factory=dict)
+    """The inputs that are not MedSP runs but a section reads (path: the section's name,
+    ``Section.reads``); not among :attr:`problems`."""
 
 
 def analyse(runs: Sequence[MedspRun], problems: Sequence[Problem] = ()) -> Analysis:

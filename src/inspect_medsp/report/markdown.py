@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from inspect_medsp.data.caseset import sets_named
 from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
@@ -65,6 +66,10 @@ def files_and_runs(page: Page) -> list[str]:
         f"- {esc(labels.get(r.path) or r.label)}: {esc(r.task)}, created {r.created}, "
         f"log `{r.name}`"
         for r in analysis.runs
+    ]
+    out += [
+        f"- log `{esc(Path(path).name)}`: read by the {esc(section)} section"
+        for path, section in analysis.read_by.items()
     ]
     return out
 

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.report.findings import Analysis
+from inspect_medsp.report.problem import Problem
 
 FileKind = Literal["chart", "paper", "table", "own"]
 """A PNG chart, a document for a write-up, a CSV table, or a file its section names itself
@@ -73,6 +74,10 @@ def _no_files(analysis: Analysis) -> list[ReportFile]:
     return []
 
 
+def _reads_nothing(path: str) -> bool:
+    return False
+
+
 class Section(BaseModel):
     """One part of the report."""
 
@@ -85,6 +90,20 @@ class Section(BaseModel):
     """Whether it has something to show (no text otherwise; its files are still named)."""
     files: Callable[[Analysis], list[ReportFile]] = _no_files
     """The files it writes for this analysis (only those it has data for)."""
+    reads: Callable[[str], bool] = _reads_nothing
+    """Whether it reads the log at this path, one that is not a MedSP run (a log of a task
+    of its own): the report lists it as read by this section (``Analysis.read_by``), not
+    among the inputs it could not report."""
+
+
+def read_by(problems: Sequence[Problem], sections: Sequence[Section]) -> dict[str, str]:
+    """The inputs of ``problems`` a section reads (path: the first such section's name)."""
+    found: dict[str, str] = {}
+    for problem in problems:
+        reader = next((s.name for s in sections if s.reads(problem.path)), None)
+        if reader is not None:
+            found[problem.path] = reader
+    return found
 
 
 def report_files(analysis: Analysis, sections: Sequence[Section]) -> list[ReportFile]:

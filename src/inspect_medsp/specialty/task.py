@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from importlib.resources import files
+from inspect import signature
 from pathlib import Path
 
 from inspect_ai import Task, task
@@ -19,6 +20,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel, Field
 
 from inspect_medsp.calls.generate import generate_json
+from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.data.dataset import logger, select_ids
 from inspect_medsp.data.scenarios import PacketError, discover_scenario_ids, read_packet
 from inspect_medsp.data.sources import resolve_scenario_root
@@ -159,6 +161,10 @@ def medsp_specialty(
         cache: Cache replies with Inspect's response cache.
     """
     context = run_context()
+    with said_at_load(context):
+        refused = unknown_parameter("medsp_specialty", context.task_args, PARAMETERS)
+        if refused is not None:
+            raise MedSPParameterError(refused)
     if context.loading and context.model == SCRIPTED_MODEL:
         with said_at_load(context):
             raise MedSPParameterError(
@@ -191,3 +197,7 @@ def medsp_specialty(
         },
         version="1.0.0",
     )
+
+
+PARAMETERS = tuple(signature(medsp_specialty).parameters)
+"""The task's ``-T`` names: any other is refused at load with the closest of them."""
