@@ -9,7 +9,10 @@ from pathlib import Path
 import inspect_ai._display.core.active as active_display
 import inspect_ai.util._display as display_module
 import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai._util.notgiven import NOT_GIVEN, NotGiven
 from inspect_ai.log import read_eval_log
+from inspect_ai.model import Model, ModelOutput
 
 from inspect_medsp import medsp_demo
 from tests.support.offline_tokens import inspect_cli
@@ -85,7 +88,7 @@ def test_cli_run_starts_with_the_summary(tmp_path: Path) -> None:
     assert SUMMARY.match(first), proc.stdout[:500]
 
 
-# --- -T cache=true: Inspect's header cannot show it, the load says it ---------------------
+# --- -T cache=true: in Inspect's header where it decides no call, and said at load ---------
 
 CACHE_LINE = re.compile(
     r"^MedSP: -T cache=true: the (.+) calls go through Inspect's response cache"
@@ -98,12 +101,12 @@ def _cached_roles(line: str) -> list[str]:
     return re.findall(r"(\w+)'s", match.group(1))
 
 
-def test_cli_run_with_cache_says_which_roles_it_caches_before_the_header(
+def test_cli_run_with_cache_shows_it_in_the_header_and_says_which_roles_it_caches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Inspect's header prints its own ``--cache`` under the name ``cache`` (``cache: None``
-    for ``-T cache=true``); the run starts by naming the roles whose calls are cached, and
-    the clinician's generation settings carry no cache of Inspect's."""
+    """Inspect's header prints its own generation settings' cache under the name ``cache``:
+    with ``-T cache=true`` (protocol ``turns``, strategy ``off``) the task's settings carry
+    it, so the header reads ``cache: 1W``; the run starts by naming the roles it caches."""
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     proc = inspect_cli(
         "eval", "inspect_medsp/medsp_demo", "--model", "medsp/scripted",
@@ -115,12 +118,38 @@ def test_cli_run_with_cache_says_which_roles_it_caches_before_the_header(
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     assert SUMMARY.match(lines[0]), proc.stdout[:800]
     assert _cached_roles(lines[1]) == ["clinician", "patient", "environment", "grader", "auditor"]
-    assert "Inspect's own --cache" in lines[1]
+    assert "the run header's 'cache: 1W', a week, is this switch" in lines[1]
     header = next(i for i, line in enumerate(lines) if line.startswith("medsp_demo ("))
     assert header > 1
+    assert "cache: 1W" in " ".join(lines[header : header + 4])
     log = read_eval_log(next((tmp_path / "logs").glob("*.eval")), header_only=True)
-    assert log.plan.config.cache is None
+    assert log.plan.config.cache is True
     assert log.eval.task_args["cache"] is True
+
+
+def test_the_header_cache_decides_no_call(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The task's settings carry ``cache`` only where every call of the run names its own
+    cache, so that setting (Inspect's default for a call naming none) changes nothing of what
+    is cached: every model call of a scored run with the audit names its cache, and the
+    clinician's is the switch."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    named: list[tuple[str, object]] = []
+    original = Model.generate
+
+    async def spy(self: Model, *args: object, **kwargs: object) -> ModelOutput:
+        named.append((self.role or "", kwargs.get("cache", NOT_GIVEN)))
+        return await original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Model, "generate", spy)
+    task = medsp_demo(cache=True, audit=True, judge="medsp/scripted")
+    assert task.config.cache is True
+    (log,) = inspect_eval(task, model="medsp/scripted", limit=1, display="none",
+                          log_dir=str(tmp_path / "logs"))  # fmt: skip
+
+    assert log.status == "success"
+    assert {role for role, _ in named} >= {"clinician", "patient", "environment", "grader"}
+    assert not [role for role, cache in named if isinstance(cache, NotGiven)]
+    assert {cache for role, cache in named if role == "clinician"} == {True}
 
 
 @pytest.mark.parametrize(

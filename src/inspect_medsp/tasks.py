@@ -130,22 +130,15 @@ def cache_line(
     response cache (None when the switch is off). ``scorer_roles`` are those the switched-on
     capabilities' scorers cache (their ``cached_roles``).
 
-    Inspect's run header has its own ``cache`` entry: it prints Inspect's ``--cache`` (its
-    ``GenerateConfig.cache``) under the name of this ``-T`` value, so ``-T cache=true`` alone
-    reads ``cache: None`` there. Setting that config to make the header read "on" would also
-    change what is cached: Inspect's setting is the default of every model call that names
-    no cache of its own, and the clinician's agent under ``protocol=tools`` and some of the
-    clinician's calls under strategies ``bon`` and ``medagents`` name none; this switch
-    leaves them uncached.
+    Inspect's run header has its own ``cache`` entry, which prints Inspect's
+    ``GenerateConfig.cache`` under the name of this ``-T`` value. Where every call names its
+    own cache (:func:`clinician_uncached` is None) the task's settings carry the switch, so
+    the header reads ``cache: 1W``; elsewhere setting them would cache the clinician's calls
+    that name none, so the header reads ``cache: None`` and this line says why.
     """
     if not params.cache:
         return None
-    if params.protocol != "turns":
-        uncached = f"protocol={params.protocol}"
-    elif strategy_policy(settings) is not None:
-        uncached = f"strategy={settings.strategy}"
-    else:
-        uncached = None
+    uncached = clinician_uncached(params, settings)
     roles = [
         *([] if uncached else [CLINICIAN_ROLE]),
         *JUDGED_ROLES,
@@ -154,8 +147,24 @@ def cache_line(
     named = ", ".join(f"{role}'s" for role in roles[:-1]) + f" and {roles[-1]}'s"
     line = f"MedSP: -T cache=true: the {named} calls go through Inspect's response cache"
     if uncached:
-        line += f", the clinician's do not under {uncached}"
-    return line + "; the run header's 'cache' entry shows Inspect's own --cache, not this switch"
+        return (
+            f"{line}, the clinician's do not under {uncached}; the run header's 'cache' entry "
+            "shows Inspect's own --cache, not this switch"
+        )
+    return f"{line} (the run header's 'cache: 1W', a week, is this switch)"
+
+
+def clinician_uncached(params: TaskParameters, settings: StrategySettings) -> str | None:
+    """The setting under which ``-T cache=true`` leaves the clinician's calls uncached (None:
+    they are cached too). Under ``protocol=turns`` with strategy ``off`` or ``single`` every
+    call of the run names its own cache, so the task's generation settings may carry the
+    switch for Inspect's run header to show without deciding any call; the agent of
+    ``protocol=tools`` and some calls of strategies ``bon`` and ``medagents`` name none."""
+    if params.protocol != "turns":
+        return f"protocol={params.protocol}"
+    if strategy_policy(settings) is not None:
+        return f"strategy={settings.strategy}"
+    return None
 
 
 TASK_VERSION = "1-A"
@@ -326,7 +335,11 @@ def task_of(
             ),
             *(c.in_eval(judge, cache) for c in switched if c.in_eval is not None),
         ],
-        config=settings.clinician_config(),
+        config=settings.clinician_config().merge(
+            GenerateConfig(cache=True)
+            if params.cache and clinician_uncached(params, settings) is None
+            else GenerateConfig()
+        ),
         model_roles=roles,
         epochs=Epochs(1, epoch_mean()),
         message_limit=params.max_turns * 8 + 16 if params.protocol == "tools" else None,
