@@ -31,8 +31,7 @@ from inspect_medsp.analysis import medsp_columns
 from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.hooks.unscored import UnscoredWarning
 from inspect_medsp.record import read_log
-from inspect_medsp.report import Page, ReportFile, Section
-from inspect_medsp.report.findings import Analysis
+from inspect_medsp.report import Analysis, Page, ReportFile, Section
 from tests.support.cli import inspect_in
 from tests.support.orders import orders as orders_module
 from tests.support.orders.orders import ClinicianOrders
@@ -46,7 +45,7 @@ CHART = "turns.png"
 def turns_chart(analysis: Analysis, path: Path) -> Path:
     from matplotlib.figure import Figure
 
-    from inspect_medsp.report.charts import save, styles
+    from inspect_medsp.report import save, styles
 
     look = styles(analysis.groups)
     fig = Figure(figsize=(6.0, 3.0), layout="constrained")
