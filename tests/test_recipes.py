@@ -41,7 +41,7 @@ SCRIPTED = "medsp/scripted"
 CHART = "turns.png"
 
 
-# step 1: the figure, drawn with matplotlib's object API and saved through charts.save
+# step 1: the figure, drawn with matplotlib's object API and saved through report.save
 def turns_chart(analysis: Analysis, path: Path) -> Path:
     from matplotlib.figure import Figure
 
