@@ -48,9 +48,12 @@ def now():
 
 import inspect_medsp
 from inspect_medsp.full_report import SECTIONS
-from inspect_medsp.report.collect import collect
-from inspect_medsp.report.findings import analyse
-from inspect_medsp.report.section import render_markdown, report_files
+try:
+    from inspect_medsp.report import analyse, collect, render_markdown, report_files
+except ImportError:  # a tree from before the report's face exported them (--before)
+    from inspect_medsp.report.collect import collect
+    from inspect_medsp.report.findings import analyse
+    from inspect_medsp.report.section import render_markdown, report_files
 
 folder, out = sys.argv[1], Path(sys.argv[2])
 out.mkdir(parents=True, exist_ok=True)

@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.cache_bench import Ledger, flatten, scripted_server
-from inspect_medsp.report.collect import collect
-from inspect_medsp.report.findings import analyse
+from inspect_medsp.report import analyse, collect
 
 SERVICE = "shardbench"
 ROLES = ("patient", "environment", "grader")

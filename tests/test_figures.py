@@ -24,9 +24,16 @@ from inspect_medsp import medsp_demo
 from inspect_medsp.data.caseset import published_set
 from inspect_medsp.data.rubrics import load_rubrics
 from inspect_medsp.full_report import write_report
-from inspect_medsp.report.charts import PALETTE, SHADES, _shade, styles
-from inspect_medsp.report.findings import GroupSummary
-from inspect_medsp.report.views import age_group, patient_sex, token_edges
+from inspect_medsp.report import (
+    PALETTE,
+    SHADES,
+    GroupSummary,
+    age_group,
+    patient_sex,
+    shade,
+    styles,
+    token_edges,
+)
 from inspect_medsp.scoring.metrics import Row, completion_summary
 from inspect_medsp.specialty import SpecialtiesFile
 from tests.conftest import DEMO
@@ -243,7 +250,7 @@ def test_one_colour_per_model_and_distinct_markers() -> None:
     # each model its colour; a model's second group a lighter shade of it with another kind
     # of hatch (not the same lines in the other direction)
     assert look["m/a (off)"].colour == PALETTE[0] and look["m/b (off)"].colour == PALETTE[1]
-    assert look["m/b (bon)"].colour == _shade(PALETTE[1], SHADES[1]) != PALETTE[1]
+    assert look["m/b (bon)"].colour == shade(PALETTE[1], SHADES[1]) != PALETTE[1]
     assert look["m/b (bon)"].hatch not in {look["m/b (off)"].hatch, "\\\\"}
     assert len({s.marker for s in look.values()}) == 3
     # the colour follows the model, not the order of the groups

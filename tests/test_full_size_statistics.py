@@ -27,7 +27,7 @@ from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.full_report import render_markdown
 from inspect_medsp.record.read import MedspSample, MedspScore, SampleMetadata, read_log
 from inspect_medsp.record.score import ScoreMetadata, ScoreValue
-from inspect_medsp.report.findings import analyse
+from inspect_medsp.report import analyse
 from inspect_medsp.stats.pairwise import OVERALL, pairwise
 from tests.support.runs import run, sample
 

@@ -30,9 +30,7 @@ from inspect_medsp.human.form import read_line
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.evidence import Line
 from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.report.collect import collect
-from inspect_medsp.report.findings import analyse
-from inspect_medsp.report.tables import leaderboard
+from inspect_medsp.report import analyse, collect, leaderboard_table
 from inspect_medsp.scoring.scorer import medsp_rubric
 from inspect_medsp.scripted.scripts import ClinicianTurn, load_scripts
 from inspect_medsp.stats.paired import Paired
@@ -433,7 +431,7 @@ def test_the_report_names_a_person_as_human_with_time_per_turn(
     assert model.seconds_per_turn is not None and model.seconds_per_turn < 0.15
     assert analysis.shared_ids == [ANAPHYLAXIS]  # compared on the case both took
 
-    board = leaderboard(analysis)
+    board = leaderboard_table(analysis)
     kinds = dict(zip(board.column("group"), board.column("clinician_kind"), strict=True))
     assert kinds == {"human: tester": "human", SCRIPTED: "model"}
     markdown = render_markdown(analysis, charts=False)

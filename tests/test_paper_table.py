@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspect_medsp.report import analyse
-from inspect_medsp.report.paper_table import table_latex, table_markdown
+from inspect_medsp.report import analyse, table_latex, table_markdown
 from tests.support.runs import run
 
 

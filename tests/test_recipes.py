@@ -31,8 +31,7 @@ from inspect_medsp.analysis import medsp_columns
 from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.hooks.unscored import UnscoredWarning
 from inspect_medsp.record import read_log
-from inspect_medsp.report import Page, ReportFile, Section
-from inspect_medsp.report.findings import Analysis
+from inspect_medsp.report import Analysis, Page, ReportFile, Section
 from tests.support.cli import inspect_in
 from tests.support.orders import orders as orders_module
 from tests.support.orders.orders import ClinicianOrders
@@ -42,11 +41,11 @@ SCRIPTED = "medsp/scripted"
 CHART = "turns.png"
 
 
-# step 1: the figure, drawn with matplotlib's object API and saved through charts.save
+# step 1: the figure, drawn with matplotlib's object API and saved through report.save
 def turns_chart(analysis: Analysis, path: Path) -> Path:
     from matplotlib.figure import Figure
 
-    from inspect_medsp.report.charts import save, styles
+    from inspect_medsp.report import save, styles
 
     look = styles(analysis.groups)
     fig = Figure(figsize=(6.0, 3.0), layout="constrained")

@@ -14,8 +14,7 @@ from inspect_medsp.comparisons.reliability import reliability_rows
 from inspect_medsp.full_report import render_markdown
 from inspect_medsp.record.read import MedspRun
 from inspect_medsp.record.score import ItemVerdict
-from inspect_medsp.report import analyse
-from inspect_medsp.report.tables import write_csv
+from inspect_medsp.report import analyse, write_csv
 from tests.support.runs import run
 
 EPOCHS = [

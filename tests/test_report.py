@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 import shutil
 import struct
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -431,6 +433,19 @@ def test_missing_matplotlib_names_the_extra(
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and "pip install 'inspect-medsp[report]'" in err[0]
+
+
+def test_the_report_loads_without_matplotlib_until_a_chart_is_drawn() -> None:
+    """Every view holds its figure, but matplotlib (the ``report`` extra) is imported only
+    when a chart is drawn: the report's face and ``medsp-report`` load without it."""
+    code = (
+        "import sys, inspect_medsp.report, inspect_medsp.full_report, inspect_medsp.cli; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert found.stdout.strip() == "[]"
 
 
 def test_grader_script_reads_multi_line_items() -> None:

@@ -8,8 +8,7 @@ from typing import cast
 from inspect_ai.scorer import SampleScore, Score, Value
 
 from inspect_medsp.full_report import render_markdown
-from inspect_medsp.report import analyse
-from inspect_medsp.report.views import bin_ranges
+from inspect_medsp.report import analyse, bin_ranges
 from inspect_medsp.scoring.epochs import tidy
 from inspect_medsp.scoring.metrics import medsp_summary, score_value
 from tests.support.runs import run

@@ -24,7 +24,7 @@ from inspect_ai.util import Store
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.hooks.unscored import unscored_line
 from inspect_medsp.record.read import read_sample
-from inspect_medsp.report.findings import pooled_metrics
+from inspect_medsp.report import pooled_metrics
 from inspect_medsp.scoring.metrics import (
     cluster_bootstrap,
     mean_ci,

@@ -17,7 +17,7 @@ from inspect_medsp.commandline import USAGE_ERROR, Command, Parser, closest, unw
 from inspect_medsp.comparisons.plan_command import PLAN
 from inspect_medsp.full_report import SECTIONS
 from inspect_medsp.measures import CAPABILITIES
-from inspect_medsp.report.command import report_command
+from inspect_medsp.report import report_command
 
 PROG = "medsp-report"
 REPORT = report_command(SECTIONS)

@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from inspect_medsp import report as core
 from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
 from inspect_medsp.comparisons.variants_section import VARIANTS
 from inspect_medsp.estimate.bill import BILL
 from inspect_medsp.measures import capabilities
-from inspect_medsp.report import build, section
-from inspect_medsp.report.build import ReportResult
-from inspect_medsp.report.core_sections import (
+from inspect_medsp.report import (
     CASE_METADATA,
     FILES,
     GAPS,
@@ -26,10 +25,12 @@ from inspect_medsp.report.core_sections import (
     SHARED_SCENARIOS,
     SPECIALTIES,
     STRATEGY,
+    Analysis,
+    Page,
+    ReportResult,
+    Section,
+    esc,
 )
-from inspect_medsp.report.findings import Analysis
-from inspect_medsp.report.section import Page, Section
-from inspect_medsp.report.text import esc
 
 CORE: tuple[Section, ...] = (
     HEAD,
@@ -100,13 +101,13 @@ def write_report(
     sections: Sequence[Section] | None = None,
 ) -> ReportResult:
     """The ``medsp-report`` report of every MedSP log under ``inputs``, written into ``out``
-    (see :func:`inspect_medsp.report.build.write_report`); ``sections``: the registered
+    (see :func:`inspect_medsp.report.write_report`); ``sections``: the registered
     ones (:func:`registered_sections`) unless given."""
-    return build.write_report(inputs, out, sections or registered_sections(), formats)
+    return core.write_report(inputs, out, sections or registered_sections(), formats)
 
 
 def render_markdown(
     analysis: Analysis, charts: bool = True, sections: Sequence[Section] | None = None
 ) -> str:
     """``report.md`` of ``analysis`` (without writing any file)."""
-    return section.render_markdown(analysis, sections or registered_sections(), charts)
+    return core.render_markdown(analysis, sections or registered_sections(), charts)

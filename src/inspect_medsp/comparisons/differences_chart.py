@@ -10,7 +10,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.report.charts import MAX_INCHES, save, wrap
+from inspect_medsp.report import MAX_INCHES, save, wrap
 from inspect_medsp.stats.pairwise import OVERALL, Comparison
 
 MAX_POINTS = 100.0

@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.report.text import points
+from inspect_medsp.report import points
 from inspect_medsp.scoring.clustered import MIN_CASES, TOO_FEW
 from inspect_medsp.stats.paired import EXACT_CASES, PERMUTATIONS
 from inspect_medsp.stats.pairwise import (

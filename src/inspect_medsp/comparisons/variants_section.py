@@ -22,10 +22,18 @@ from inspect_medsp.comparisons.variants_workup import COST, ORDERS, WorkupPairs,
 from inspect_medsp.data.models import BASELINE, VARIANT_MARK
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.score import KEYS
-from inspect_medsp.report import Analysis, Page, Section
-from inspect_medsp.report.core_sections import csv_file
-from inspect_medsp.report.tables import Cell, Table, finite
-from inspect_medsp.report.text import esc, short, table
+from inspect_medsp.report import (
+    Analysis,
+    Cell,
+    Page,
+    Section,
+    Table,
+    csv_file,
+    esc,
+    finite,
+    short,
+    table,
+)
 from inspect_medsp.stats.paired import ALPHA, Pairing, paired_differences
 from inspect_medsp.stats.pairwise import OVERALL, Comparison, correct, scenario_values
 

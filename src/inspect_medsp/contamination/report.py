@@ -23,9 +23,7 @@ from inspect_medsp.contamination.probes import PROBE_NAMES
 from inspect_medsp.contamination.result import TASK_KEY, Contamination
 from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.result import result_of, unscored_of
-from inspect_medsp.report.findings import Analysis
-from inspect_medsp.report.section import Page, Section
-from inspect_medsp.report.text import esc, table
+from inspect_medsp.report import Analysis, Page, Section, esc, table
 from inspect_medsp.scoring.clustered import MIN_CASES
 from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
 

@@ -14,8 +14,7 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample, read_log
 from inspect_medsp.record.task import StrategySettings
-from inspect_medsp.report.findings import Analysis
-from inspect_medsp.report.section import Section
+from inspect_medsp.report import Analysis, Section
 from inspect_medsp.workload.model import Assumptions, RoleEstimate, estimate_records
 
 ROW_ORDER = ("clinician", "patient", "environment", "grader")

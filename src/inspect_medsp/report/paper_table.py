@@ -8,7 +8,9 @@ from collections.abc import Callable, Sequence
 
 from inspect_medsp.data.caseset import sets_named
 from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.report.findings import GroupSummary
+from inspect_medsp.report.analysis import Analysis
+from inspect_medsp.report.files import ReportFile, document
+from inspect_medsp.report.groups import GroupSummary
 
 TABLE_MD = "table.md"
 TABLE_TEX = "table.tex"
@@ -142,3 +144,16 @@ def table_latex(groups: Sequence[GroupSummary]) -> str:
         "\\end{table}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def paper_files(analysis: Analysis) -> list[ReportFile]:
+    """``table.md`` and ``table.tex``, named on one line of the Files list (written with the
+    leaderboard)."""
+    line = (
+        f"- [{TABLE_MD}]({TABLE_MD}), [{TABLE_TEX}]({TABLE_TEX}): the groups in the shape of the "
+        "paper's main results table, for a write-up"
+    )
+    return [
+        document(TABLE_MD, 10, table_markdown(analysis.groups), line),
+        document(TABLE_TEX, 20, table_latex(analysis.groups), ""),
+    ]

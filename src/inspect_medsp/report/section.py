@@ -3,55 +3,22 @@
 A section says whether it has something to show (:attr:`Section.shows`), writes its text
 with the captions of its figures (:attr:`Section.text`) and names the files it writes, each
 with how it draws it (:attr:`Section.files`). ``report.md`` is the sections' text in the
-order they are given; the "Files" list names every file in the order of :data:`LISTED` and
-each file's :attr:`ReportFile.rank`.
+order they are given; the last of the core's sections, the Files list (:data:`FILES`), names
+every file in the order of :data:`~inspect_medsp.report.files.LISTED` and each file's
+:attr:`~inspect_medsp.report.files.ReportFile.rank`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from inspect_medsp.report.findings import Analysis
+from inspect_medsp.report.analysis import Analysis
+from inspect_medsp.report.files import LISTED, WRITTEN, ReportFile
 from inspect_medsp.report.problem import Problem
-
-FileKind = Literal["chart", "paper", "table", "own"]
-"""A PNG chart, a document for a write-up, a CSV table, or a file its section names itself
-(not in the Files list)."""
-
-WRITTEN: tuple[FileKind, ...] = ("chart", "table", "paper", "own")
-"""The order files are written in, by kind (then by rank)."""
-
-LISTED: tuple[FileKind, ...] = ("chart", "paper", "table")
-"""The order the Files list names them in, by kind (then by rank)."""
-
-
-class ReportFile(BaseModel):
-    """One file of the report folder and how to write it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    kind: FileKind
-    write: Callable[[Path], object]
-    """Writes the file at the path given (the folder joined with :attr:`name`)."""
-    rank: int = 1000
-    """Its place among the files of its kind (the core's are 10, 20, ...; a new file goes
-    last unless it says otherwise)."""
-    line: str | None = None
-    """Its entry in the Files list (default ``- [name](name)``; empty: named with another)."""
-    empty: bool = False
-    """A table with its header only (the Files list says so)."""
-
-    def listing(self) -> str | None:
-        """The Files list's line for this file (None when another line names it)."""
-        if self.line is not None:
-            return self.line or None
-        note = " (header only: nothing of this kind in these runs)" if self.empty else ""
-        return f"- [{self.name}]({self.name}){note}"
+from inspect_medsp.report.text import esc
 
 
 class Page(BaseModel):
@@ -132,3 +99,23 @@ def render_markdown(
     lines = [line for s in sections if s.shows(analysis) for line in s.text(page)]
     return "\n".join(lines) + "\n"
 
+
+def files_and_runs(page: Page) -> list[str]:
+    """The Files list (every section's files) and the runs read."""
+    analysis = page.analysis
+    out = ["## Files", "", *listed(page.files, page.charts)]
+    out += ["", "Runs read:", ""]
+    labels = {h.path: h.label for h in analysis.health}
+    out += [
+        f"- {esc(labels.get(r.path) or r.label)}: {esc(r.task)}, created {r.created}, "
+        f"log `{r.name}`"
+        for r in analysis.runs
+    ]
+    out += [
+        f"- log `{esc(Path(path).name)}`: read by the {esc(section)} section"
+        for path, section in analysis.read_by.items()
+    ]
+    return out
+
+
+FILES = Section(name="files", text=files_and_runs)
