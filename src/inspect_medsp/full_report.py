@@ -8,13 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
-from inspect_medsp.comparisons.variants_section import VARIANTS
-from inspect_medsp.estimate.bill import BILL
+from inspect_medsp.comparisons import DIFFERENCES, SPREAD, VARIANTS
+from inspect_medsp.estimate import BILL
 from inspect_medsp.measures import capabilities
-from inspect_medsp.report import build, section
-from inspect_medsp.report.build import ReportResult
-from inspect_medsp.report.core_sections import (
+from inspect_medsp.report import (
     CASE_METADATA,
     FILES,
     GAPS,
@@ -26,10 +23,18 @@ from inspect_medsp.report.core_sections import (
     SHARED_SCENARIOS,
     SPECIALTIES,
     STRATEGY,
+    Analysis,
+    Page,
+    ReportResult,
+    Section,
+    esc,
 )
-from inspect_medsp.report.findings import Analysis
-from inspect_medsp.report.section import Page, Section
-from inspect_medsp.report.text import esc
+from inspect_medsp.report import (
+    render_markdown as section_render_markdown,
+)
+from inspect_medsp.report import (
+    write_report as build_write_report,
+)
 
 CORE: tuple[Section, ...] = (
     HEAD,
@@ -102,11 +107,11 @@ def write_report(
     """The ``medsp-report`` report of every MedSP log under ``inputs``, written into ``out``
     (see :func:`inspect_medsp.report.build.write_report`); ``sections``: the registered
     ones (:func:`registered_sections`) unless given."""
-    return build.write_report(inputs, out, sections or registered_sections(), formats)
+    return build_write_report(inputs, out, sections or registered_sections(), formats)
 
 
 def render_markdown(
     analysis: Analysis, charts: bool = True, sections: Sequence[Section] | None = None
 ) -> str:
     """``report.md`` of ``analysis`` (without writing any file)."""
-    return section.render_markdown(analysis, sections or registered_sections(), charts)
+    return section_render_markdown(analysis, sections or registered_sections(), charts)

@@ -17,9 +17,19 @@ from inspect_medsp.agreement.agreement import (
     Shift,
     analyse_agreement,
 )
-from inspect_medsp.report.charts import HATCHES, MAX_INCHES, PALETTE, save, wrap
-from inspect_medsp.report.tables import Cell, Table, write_csv
-from inspect_medsp.report.text import esc, short, table
+from inspect_medsp.report import (
+    HATCHES,
+    MAX_INCHES,
+    PALETTE,
+    Cell,
+    Table,
+    esc,
+    save,
+    short,
+    table,
+    wrap,
+    write_csv,
+)
 
 CHART = "agreement.png"
 TOP_SHOWN = 10

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from inspect_medsp.agreement.raters import AgreementError
 from inspect_medsp.commandline import Command
-from inspect_medsp.report.build import INSTALL_HINT
+from inspect_medsp.report import INSTALL_HINT
 
 
 def agreement_arguments(agree: argparse.ArgumentParser) -> None:

@@ -11,11 +11,7 @@ from inspect_medsp.comparisons.reliability import reliability_rows
 from inspect_medsp.comparisons.reliability_text import reliability_markdown
 from inspect_medsp.comparisons.spread import variance_rows
 from inspect_medsp.comparisons.variance_text import variance_markdown
-from inspect_medsp.report.core_sections import chart, csv_file
-from inspect_medsp.report.findings import Analysis
-from inspect_medsp.report.section import Page, Section
-from inspect_medsp.report.tables import Cell, Table, finite
-from inspect_medsp.report.text import esc
+from inspect_medsp.report import Analysis, Cell, Page, Section, Table, chart, csv_file, esc, finite
 
 
 def comparisons(analysis: Analysis) -> Table:

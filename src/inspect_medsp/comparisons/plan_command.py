@@ -36,10 +36,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     from inspect_medsp.comparisons.plan_report import make_plan, render_plan
-    from inspect_medsp.estimate.prices import load_prices
-    from inspect_medsp.report.collect import collect
-    from inspect_medsp.report.findings import analyse
-    from inspect_medsp.report.shards import ShardSetRefused
+    from inspect_medsp.estimate import load_prices
+    from inspect_medsp.report import ShardSetRefused, analyse, collect
 
     try:
         prices = load_prices(args.model_cost_config) if args.model_cost_config else None

@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from inspect_medsp.comparisons.reliability import Reliability
-from inspect_medsp.report.text import with_ci
+from inspect_medsp.report import with_ci
 
 
 def _share(value: float) -> str:

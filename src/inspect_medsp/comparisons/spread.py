@@ -20,8 +20,8 @@ from inspect_medsp.comparisons.case_weights import (
 )
 from inspect_medsp.comparisons.planning import Spread
 from inspect_medsp.comparisons.variance_split import Components, decompose
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.stats.pairwise import OVERALL
+from inspect_medsp.record import MedspSample
+from inspect_medsp.stats import OVERALL
 
 __all__ = [
     "Rerun",

@@ -13,7 +13,7 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from inspect_medsp.cases.load import load_custom
+from inspect_medsp.cases import load_custom
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
 from inspect_medsp.contamination.result import TASK_KEY
@@ -21,8 +21,7 @@ from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_p
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
 from inspect_medsp.contamination.settings import ProbeSettings, checked
 from inspect_medsp.contamination.solver import ask_probes
-from inspect_medsp.data.dataset import METADATA_KEY, logger
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord, logger
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.measure import medsp_viewer
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.probes.result import PROBES, SPEECH_COMPETENCIES, GraderProbes
-from inspect_medsp.record.read import read_log
-from inspect_medsp.report.tables import Cell, Table, write_csv
-from inspect_medsp.scoring.clustered import clustered_ratio
+from inspect_medsp.record import read_log
+from inspect_medsp.report import Cell, Table, write_csv
+from inspect_medsp.scoring import clustered_ratio
 
 CLINICAL = "PC+MK+SBP"
 SPEECH = "ICS+PROF"
@@ -283,7 +283,7 @@ def probes_chart(report: ProbeReport, path: Path) -> Path:
     """One panel per probe: rate up and rate down per competency, with 95% intervals."""
     from matplotlib.figure import Figure
 
-    from inspect_medsp.report.charts import save
+    from inspect_medsp.report import save
 
     probes = [p for p in PROBES if any(r.probe == p for r in report.rows)]
     fig = Figure(figsize=(4.2 * max(1, len(probes)), 4.2), dpi=100)

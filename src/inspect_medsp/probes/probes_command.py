@@ -7,9 +7,8 @@ import importlib.util
 import sys
 
 from inspect_medsp.commandline import Command
-from inspect_medsp.record.read import NotMedSP
-from inspect_medsp.report.build import INSTALL_HINT
-from inspect_medsp.report.collect import find_logs
+from inspect_medsp.record import NotMedSP
+from inspect_medsp.report import INSTALL_HINT, find_logs
 
 
 def arguments(p: argparse.ArgumentParser) -> None:

@@ -17,8 +17,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import ScalarFormatter
 
-from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
-from inspect_medsp.record.vocabulary import SPECIALTIES
+from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES
+from inspect_medsp.record import SPECIALTIES
 from inspect_medsp.report.charts import MAX_INCHES, Style, save, styles, wrap
 from inspect_medsp.report.findings import GroupSummary
 from inspect_medsp.report.views import (

@@ -10,14 +10,18 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.caseset import CaseSet
-from inspect_medsp.data.models import BASELINE, COMPETENCIES
-from inspect_medsp.preflight.people import is_person, person_label
-from inspect_medsp.record.grader import self_preference
-from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample
-from inspect_medsp.record.score import KEYS
-from inspect_medsp.record.trajectory import ROLE_NAMES, ReplyHealth
-from inspect_medsp.record.vocabulary import normalise
+from inspect_medsp.data import BASELINE, COMPETENCIES, CaseSet
+from inspect_medsp.preflight import is_person, person_label
+from inspect_medsp.record import (
+    CLINICIAN,
+    KEYS,
+    ROLE_NAMES,
+    MedspRun,
+    MedspSample,
+    ReplyHealth,
+    normalise,
+    self_preference,
+)
 from inspect_medsp.report.pool_check import pooling_warning
 from inspect_medsp.report.problem import Problem
 from inspect_medsp.report.rows import scenario_rows
@@ -33,12 +37,8 @@ from inspect_medsp.report.views import (
     token_bins,
 )
 from inspect_medsp.report.views import specialty_scores as views_specialty_scores
-from inspect_medsp.scoring.metrics import (
-    case_of,
-    completion_summary,
-    mean_ci,
-)
-from inspect_medsp.stats.pairwise import Comparison, pairwise
+from inspect_medsp.scoring import case_of, completion_summary, mean_ci
+from inspect_medsp.stats import Comparison, pairwise
 
 SCRIPTED_CLINICIAN = "medsp/scripted"
 """The package's scripted demo provider: a replay of hand-written turns, not a model."""

@@ -7,10 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from inspect_medsp.data.caseset import sets_named
-from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
-from inspect_medsp.record.read import CLINICIAN, MedspSample
-from inspect_medsp.record.trajectory import ROLE_NAMES
+from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES, sets_named
+from inspect_medsp.record import CLINICIAN, ROLE_NAMES, MedspSample
 from inspect_medsp.report.files import (
     CHART_BREAKDOWNS,
     CHART_COMPETENCIES,
@@ -24,8 +22,8 @@ from inspect_medsp.report.findings import Analysis, RunHealth
 from inspect_medsp.report.section import Page, listed
 from inspect_medsp.report.text import esc, pct, points, seconds, short, table, with_ci
 from inspect_medsp.report.views import SMALL_SPECIALTY, Breakdown, TokenBin, bin_ranges
-from inspect_medsp.scoring.clustered import MIN_CASES
-from inspect_medsp.stats.pairwise import OVERALL, Comparison
+from inspect_medsp.scoring import MIN_CASES
+from inspect_medsp.stats import OVERALL, Comparison
 
 TOP_MISSED = 10
 """Most-missed items listed per group in the text (the CSV has them all)."""

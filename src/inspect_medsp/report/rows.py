@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.score import KEYS
-from inspect_medsp.scoring.metrics import Row, case_of
+from inspect_medsp.record import KEYS, MedspSample
+from inspect_medsp.scoring import Row, case_of
 
 
 def scenario_rows(samples: Sequence[MedspSample]) -> dict[str, list[Row]]:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.data.scenarios import CASE_META_FIELDS
-from inspect_medsp.record.trajectory import ROLE_NAMES
+from inspect_medsp.data import CASE_META_FIELDS, COMPETENCIES
+from inspect_medsp.record import ROLE_NAMES
 from inspect_medsp.report.findings import Analysis
 
 Cell = str | int | float | bool | None

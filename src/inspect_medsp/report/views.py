@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.record.read import MedspSample
+from inspect_medsp.data import COMPETENCIES
+from inspect_medsp.record import MedspSample
 from inspect_medsp.report.rows import scenario_rows
-from inspect_medsp.scoring.metrics import completion_summary
+from inspect_medsp.scoring import completion_summary
 
 SMALL_SPECIALTY = 10
 """A specialty with fewer scored scenarios than this is flagged in the figure and tables."""

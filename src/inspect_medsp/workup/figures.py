@@ -7,8 +7,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from inspect_medsp.report import Analysis
-from inspect_medsp.report.charts import save, styles, wrap
+from inspect_medsp.report import Analysis, save, styles, wrap
 from inspect_medsp.workup.summary import GroupWorkup
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from inspect_medsp.report import Analysis, Page, ReportFile, Section
-from inspect_medsp.report.core_sections import csv_file
-from inspect_medsp.report.tables import Cell, Table
+from inspect_medsp.report import Analysis, Cell, Page, ReportFile, Section, Table, csv_file
 from inspect_medsp.workup.result import Workup
 from inspect_medsp.workup.summary import (
     GroupWorkup,
