@@ -1,10 +1,13 @@
-"""The package's imports follow the floors ``docs/architecture.md`` states: no circles, nothing
-imports upward, a part imports only what its row of the table allows, and a third-party
-package only where the third-party table names it.
+"""The package's imports follow the floors ``docs/architecture.md`` states: downward and
+through the face. No circles, nothing imports upward, a part imports only the parts its row of
+the table allows and only through their faces (a package's ``__init__.py``: its other modules
+are private to it), a module never imports its own part's face, the table allows parts and
+never a single file, and a third-party package is imported only where the third-party table
+names it.
 
 The rules are read from the document's tables, so the map a newcomer reads and the code cannot
-drift apart: a new part without a row, an import its row does not allow, or a row allowing a
-part above it fails here.
+drift apart: a new part without a row, an import its row does not allow, an import of another
+part's private module, or a row allowing a part above it or a single file fails here.
 
 Nothing hides an import from these checks: a relative import is resolved to the module it
 names (ruff's TID252 bans them too), and an import by string (``importlib.import_module``,
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -75,6 +79,32 @@ def planted(path: str, source: str) -> dict[str, Module]:
     return {**MODULES, name: Module(name, path, False, source)}
 
 
+def is_face(module: str) -> bool:
+    """``inspect_medsp.record`` (a package's ``__init__.py``), ``inspect_medsp.tokens`` (a
+    top-level module is its own face) and the package itself are faces; modules inside a
+    package are private to it."""
+    return len(module.split(".")) <= 2
+
+
+@cache
+def bound(source: str) -> frozenset[str]:
+    """The names a module binds at its top (under ``if`` blocks too, as ``TYPE_CHECKING``)."""
+    names: set[str] = set()
+    body = list(ast.parse(source).body)
+    while body:
+        node = body.pop()
+        if isinstance(node, ast.If):
+            body.extend([*node.body, *node.orelse])
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
 def part_of(module: str, modules: Mapping[str, Module]) -> str:
     """``inspect_medsp.encounter.roles`` -> ``encounter/``; ``inspect_medsp.tokens`` ->
     ``tokens.py``; the package itself -> ``__init__.py``."""
@@ -117,8 +147,15 @@ def imports(module: Module, modules: Mapping[str, Module]) -> Iterator[Import]:
             if source != "inspect_medsp" and not source.startswith("inspect_medsp."):
                 yield Import(node.lineno, source.split(".")[0], False, relative)
                 continue
-            # ``from inspect_medsp import templates`` imports the module, not the package
-            found = [m for a in node.names if (m := f"{source}.{a.name}") in modules]
+            # ``from inspect_medsp import templates`` imports the module, not the package;
+            # ``from inspect_medsp.report import collect`` the function its face binds
+            face = modules.get(source)
+            found = [
+                m
+                for a in node.names
+                if (m := f"{source}.{a.name}") in modules
+                and not (face and a.name in bound(face.source))
+            ]
             if len(found) < len(node.names) and source in modules:
                 found.append(source)
             yield from (Import(node.lineno, m, True, relative) for m in found)
@@ -149,23 +186,24 @@ class Row:
         self.floor, self.parts, self.allowed, self.text = floor, parts, allowed, text
 
 
-def section(heading: str) -> str:
-    text = MAP.read_text(encoding="utf-8")
+def section(heading: str, text: str | None = None) -> str:
+    text = MAP.read_text(encoding="utf-8") if text is None else text
     assert heading in text, f"{MAP.name} lost its section '{heading}'"
     return text.split(heading, 1)[1].split("\n## ", 1)[0]
 
 
-def table(heading: str) -> Iterator[list[str]]:
+def table(heading: str, text: str | None = None) -> Iterator[list[str]]:
     """The body rows of the first table in the section, as cells."""
-    for line in section(heading).splitlines():
+    for line in section(heading, text).splitlines():
         if line.startswith("|") and not set(line) <= set("|-: "):
             yield [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def read_rows() -> list[Row]:
+def read_rows(text: str | None = None) -> list[Row]:
+    """The rows of the part table of ``text`` (the map's own unless given)."""
     return [
         Row(int(cells[0]), PATH.findall(cells[1]), PATH.findall(cells[2]), " ".join(cells))
-        for cells in table(TABLE_HEADING)
+        for cells in table(TABLE_HEADING, text)
         if len(cells) >= 3 and cells[0].isdigit()
     ]
 
@@ -192,16 +230,40 @@ def covers(names: list[str], target: Module, modules: Mapping[str, Module]) -> b
 
 
 def layer_violations(modules: Mapping[str, Module], rows: Mapping[str, Row]) -> list[str]:
-    """Each import between parts that the importer's row does not allow."""
+    """Each import between parts that the importer's row does not allow, or that passes by
+    the imported part's face; and each import of a module's own part's face."""
     wrong = []
     for m in modules.values():
         part = part_of(m.name, modules)
         for i in imports(m, modules):
-            if not i.ours or part_of(i.target, modules) == part:
+            if not i.ours:
                 continue
-            if part not in rows or not covers(rows[part].allowed, modules[i.target], modules):
-                wrong.append(f"{m.path}:{i.line} imports {modules[i.target].path}")
+            target, there = modules[i.target], part_of(i.target, modules)
+            if there == part:
+                if is_face(i.target) and not is_face(m.name):
+                    wrong.append(
+                        f"{m.path}:{i.line} imports its own part's face {target.path}: import "
+                        "the module that defines the name (through the face makes circles)"
+                    )
+            elif part not in rows or there not in rows[part].allowed:
+                wrong.append(f"{m.path}:{i.line} imports {target.path}")
+            elif not is_face(i.target):
+                wrong.append(
+                    f"{m.path}:{i.line} imports {target.path}, private to {there}: import its "
+                    f"names from its face, {i.target.rsplit('.', 1)[0]}"
+                )
     return sorted(set(wrong))
+
+
+def single_files(rows: list[Row]) -> list[str]:
+    """Each allowance of the part table that names a file inside a part, not a part."""
+    return [
+        f"floor {row.floor} ({', '.join(row.parts)}) allows {name}: allow its part, "
+        f"{name.split('/')[0]}/, and import the names from its face"
+        for row in rows
+        for name in row.allowed
+        if "/" in name and not name.endswith("/")
+    ]
 
 
 def string_imports(modules: Mapping[str, Module]) -> list[str]:
@@ -264,21 +326,19 @@ def test_the_map_has_a_row_for_every_part_of_the_package() -> None:
 
 def test_no_row_allows_a_part_on_its_own_floor_or_above() -> None:
     upward = [
-        f"{', '.join(row.parts)} (floor {row.floor}) may import {name} (floor {ROW_OF[part].floor})"
+        f"{', '.join(row.parts)} (floor {row.floor}) may import {name} (floor {ROW_OF[name].floor})"
         for row in ROWS
         for name in row.allowed
-        if (part := name if name.endswith("/") or "/" not in name else name.split("/")[0] + "/")
-        in ROW_OF
-        and ROW_OF[part].floor >= row.floor
+        if name in ROW_OF and ROW_OF[name].floor >= row.floor
     ]
-    unknown = [
-        name
-        for row in ROWS
-        for name in row.allowed
-        if name not in ROW_OF and not (PACKAGE / name).exists()
-    ]
+    unknown = [name for row in ROWS for name in row.allowed if name not in ROW_OF]
     assert not upward, "\n".join(upward)
-    assert not unknown, f"the table allows paths that do not exist: {unknown}"
+    assert not unknown, f"the table allows what is no part: {unknown}"
+
+
+def test_the_table_allows_parts_and_never_a_single_file() -> None:
+    found = single_files(ROWS)
+    assert not found, "\n".join(found)
 
 
 def test_the_map_states_no_order_inside_a_part() -> None:
@@ -464,3 +524,75 @@ def test_matplotlib_planted_in_data_fails(source: str) -> None:
     assert third_party_violations(package, THIRD_PARTY) == ["data/planted.py:1 imports matplotlib"]
     # and where the table allows it, the same import passes
     assert not third_party_violations(planted("report/planted.py", source), THIRD_PARTY)
+
+
+@pytest.mark.parametrize(
+    ("source", "private"),
+    [
+        ("from inspect_medsp.record.read import read_log\n", "record/read.py"),
+        ("from inspect_medsp.record import read as reading\n", "record/read.py"),
+        (
+            "def later() -> None:\n    from inspect_medsp.record.score import KEYS\n",
+            "record/score.py",
+        ),
+        (
+            "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+            "    from inspect_medsp.record.trajectory import Trajectory\n",
+            "record/trajectory.py",
+        ),
+    ],
+)
+def test_a_planted_import_of_another_parts_private_module_fails(source: str, private: str) -> None:
+    """The report's row allows ``record/``, but only through its face."""
+    assert not layer_violations(MODULES, ROW_OF)
+    line = source.count("\n", 0, source.index("from inspect_medsp")) + 1
+    assert layer_violations(planted("report/planted.py", source), ROW_OF) == [
+        f"report/planted.py:{line} imports {private}, private to record/: import its names "
+        "from its face, inspect_medsp.record"
+    ]
+    through_the_face = "from inspect_medsp.record import KEYS, Trajectory, read_log\n"
+    assert not layer_violations(planted("report/planted.py", through_the_face), ROW_OF)
+
+
+def test_a_name_a_face_binds_is_not_the_module_of_that_name() -> None:
+    """``report/__init__.py`` exports the function ``collect`` of its module ``collect.py``:
+    importing the name passes the face; the test does not take it for the module."""
+    source = "from inspect_medsp.report import collect\n"
+    assert "collect" in bound(MODULES["inspect_medsp.report"].source)
+    assert not layer_violations(planted("audit/planted.py", source), ROW_OF)
+
+
+def test_a_planted_import_through_its_own_face_fails() -> None:
+    package = planted("report/planted.py", "from inspect_medsp.report import Section\n")
+    assert layer_violations(package, ROW_OF) == [
+        "report/planted.py:1 imports its own part's face report/: import the module that "
+        "defines the name (through the face makes circles)"
+    ]
+
+
+def test_a_planted_single_file_allowance_fails() -> None:
+    assert not single_files(ROWS)
+    text = MAP.read_text(encoding="utf-8").replace(
+        "| 8 | `report/` | `commandline.py`, `data/`,",
+        "| 8 | `report/` | `commandline.py`, `data/models.py` (the competencies), `data/`,",
+    )
+    assert single_files(read_rows(text)) == [
+        "floor 8 (report/) allows data/models.py: allow its part, data/, and import the names "
+        "from its face"
+    ]
+
+
+def test_importing_the_package_needs_no_optional_extra() -> None:
+    """matplotlib and markdown_it are the ``report`` extra's, pandas the ``analysis`` extra's:
+    importing the package, its tasks, its command line and every face imports none of them
+    (a face exports a drawing module's names lazily)."""
+    faces = sorted(name for name in MODULES if is_face(name))
+    code = (
+        f"import sys\nimport {', '.join(faces)}\n"
+        "print([m for m in ('matplotlib', 'markdown_it', 'pandas') if m in sys.modules])"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]", f"importing the package imported {run.stdout.strip()}"

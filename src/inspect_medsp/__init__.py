@@ -19,11 +19,11 @@ The public surface, kept stable:
 Every other module is internal: it may move or change between versions.
 """
 
-from inspect_medsp.encounter.solver import medsp_encounter, medsp_tools_encounter
+from inspect_medsp.encounter import medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.record.trajectory import Trajectory
-from inspect_medsp.scoring.scorer import medsp_rubric
-from inspect_medsp.specialty.task import medsp_specialty
+from inspect_medsp.record import Trajectory
+from inspect_medsp.scoring import medsp_rubric
+from inspect_medsp.specialty import medsp_specialty
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_custom, medsp_demo, medsp_task
 
 __all__ = [

@@ -31,10 +31,7 @@ from inspect_ai.log import EvalSample, EvalSampleSummary
 
 from inspect_medsp.measure import Capability
 from inspect_medsp.measures import capabilities
-from inspect_medsp.record.numbering import unnumbered
-from inspect_medsp.record.read import summary_sample
-from inspect_medsp.record.result import latest
-from inspect_medsp.record.score import KEYS, SCORER, figures_of
+from inspect_medsp.record import KEYS, SCORER, figures_of, latest, summary_sample, unnumbered
 
 PREFIX = "medsp_"
 """The prefix of every MedSP column."""

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_medsp.agreement.trust_command import AGREEMENT, VALIDATION_SHEET
+from inspect_medsp.agreement import AGREEMENT, VALIDATION_SHEET
 from inspect_medsp.commandline import USAGE_ERROR, Command, Parser, closest, unwritable
-from inspect_medsp.comparisons.plan_command import PLAN
+from inspect_medsp.comparisons import PLAN
 from inspect_medsp.full_report import SECTIONS
 from inspect_medsp.measures import CAPABILITIES
 from inspect_medsp.report import report_command

@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from inspect_medsp import report as core
-from inspect_medsp.comparisons.comparisons_sections import DIFFERENCES, SPREAD
-from inspect_medsp.comparisons.variants_section import VARIANTS
-from inspect_medsp.estimate.bill import BILL
+from inspect_medsp.comparisons import DIFFERENCES, SPREAD, VARIANTS
+from inspect_medsp.estimate import BILL
 from inspect_medsp.measures import capabilities
 from inspect_medsp.report import (
     CASE_METADATA,

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from inspect_ai.viewer import ViewerConfig
 
-from inspect_medsp.audit.capability import SIMULATION_AUDIT
-from inspect_medsp.contamination.capability import CONTAMINATION
-from inspect_medsp.measure.capability import Capability
-from inspect_medsp.measure.viewer import medsp_viewer
-from inspect_medsp.probes.capability import GRADER_PROBES
-from inspect_medsp.scoring.capability import RUBRIC
-from inspect_medsp.workup.capability import WORKUP_CAPABILITY
+from inspect_medsp.audit import SIMULATION_AUDIT
+from inspect_medsp.contamination import CONTAMINATION
+from inspect_medsp.measure import Capability, medsp_viewer
+from inspect_medsp.probes import GRADER_PROBES
+from inspect_medsp.scoring import RUBRIC
+from inspect_medsp.workup import WORKUP_CAPABILITY
 
 CAPABILITIES: tuple[Capability, ...] = (
     RUBRIC,

@@ -23,13 +23,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from inspect_medsp.calls.generate import DEFAULT_JUDGE
-from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.calls import DEFAULT_JUDGE
+from inspect_medsp.encounter import Protocol
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.preflight.params import Count, ModelName, Temperature
-from inspect_medsp.record.shards import Shard
-from inspect_medsp.record.task import Strategy, StrategySettings
-from inspect_medsp.record.trajectory import MAX_TURNS
+from inspect_medsp.preflight import Count, ModelName, Temperature
+from inspect_medsp.record import MAX_TURNS, Shard, Strategy, StrategySettings
 
 ACCEPTED: dict[str, str] = {
     "cases": "a folder of your own case folders (medsp-cases new <folder>/<case> starts one)",

@@ -22,12 +22,11 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_medsp.errors import PrerequisiteError
-from inspect_medsp.human.provider import HumanClinician
-from inspect_medsp.preflight.people import PERSON_MODEL as HUMAN
-from inspect_medsp.preflight.people import is_person
-from inspect_medsp.scripted.personas import PERSONAS, ContaminationPersona
-from inspect_medsp.scripted.provider import MODEL_NAME as SCRIPTED
-from inspect_medsp.scripted.provider import ScriptedMedSP
+from inspect_medsp.human import HumanClinician
+from inspect_medsp.preflight import PERSON_MODEL as HUMAN
+from inspect_medsp.preflight import is_person
+from inspect_medsp.scripted import MODEL_NAME as SCRIPTED
+from inspect_medsp.scripted import PERSONAS, ContaminationPersona, ScriptedMedSP
 
 
 def medsp_model(model_name: str, config: GenerateConfig, **model_args: Any) -> ModelAPI:

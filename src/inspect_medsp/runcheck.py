@@ -14,10 +14,9 @@ from typing import Protocol
 
 from inspect_ai.util import display_type
 
-from inspect_medsp.calls.generate import DEFAULT_JUDGE
+from inspect_medsp.calls import DEFAULT_JUDGE
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.preflight.context import RunContext
-from inspect_medsp.preflight.people import is_person
+from inspect_medsp.preflight import RunContext, is_person
 
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""

@@ -16,32 +16,29 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.solver import Solver
 
-from inspect_medsp.calls.generate import DEFAULT_JUDGE
-from inspect_medsp.cases.load import load_custom
-from inspect_medsp.cases.privacy import refusal, set_findings
+from inspect_medsp.calls import DEFAULT_JUDGE
+from inspect_medsp.cases import load_custom, refusal, set_findings
 from inspect_medsp.commandline import unknown_parameter
-from inspect_medsp.data.caseset import published_set
-from inspect_medsp.data.dataset import LoadReport, build_dataset, load_records, show_on_console
-from inspect_medsp.data.manifest import manifest_digest
-from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.data.published import published_scenarios
-from inspect_medsp.data.sources import (
+from inspect_medsp.data import (
     CacheUnwritable,
+    LoadReport,
     ResolvedSource,
     RubricsNotPublished,
+    SampleRecord,
+    build_dataset,
     data_revision_unused,
+    load_records,
+    manifest_digest,
+    published_scenarios,
+    published_set,
     resolve_scenario_root,
     resolve_upstream_root,
+    show_on_console,
     sources_unavailable,
 )
-from inspect_medsp.encounter.solver import (
-    CLINICIAN_ROLE,
-    Protocol,
-    medsp_encounter,
-    medsp_tools_encounter,
-)
+from inspect_medsp.encounter import CLINICIAN_ROLE, Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
-from inspect_medsp.human.debrief import debrief
+from inspect_medsp.human import debrief
 from inspect_medsp.measures import capabilities, viewer
 from inspect_medsp.params import (
     ACCEPTED,
@@ -50,19 +47,22 @@ from inspect_medsp.params import (
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight.context import RunContext, run_context, said_at_load
-from inspect_medsp.preflight.models import SCRIPTED_MODEL
-from inspect_medsp.record.score import SCORER
-from inspect_medsp.record.shards import Shard, ShardRecord
-from inspect_medsp.record.task import TASK_SCHEMA, StrategySettings, TaskMetadata
+from inspect_medsp.preflight import SCRIPTED_MODEL, RunContext, run_context, said_at_load
+from inspect_medsp.record import (
+    SCORER,
+    TASK_SCHEMA,
+    Shard,
+    ShardRecord,
+    StrategySettings,
+    TaskMetadata,
+)
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge
-from inspect_medsp.scoring.epochs import epoch_mean
-from inspect_medsp.scoring.scorer import medsp_rubric
-from inspect_medsp.scripted.recognise import plays
-from inspect_medsp.specialty.file import label_records
+from inspect_medsp.scoring import epoch_mean, medsp_rubric
+from inspect_medsp.scripted import plays
+from inspect_medsp.specialty import label_records
 from inspect_medsp.strategies import strategy_policy
 from inspect_medsp.variants import VariantSpec, expand, resolve
-from inspect_medsp.workload.shards import RunShape, take_part
+from inspect_medsp.workload import RunShape, take_part
 
 logger = logging.getLogger("inspect_medsp")
 
@@ -290,17 +290,11 @@ def task_of(
     judge, cache = params.judge, params.cache
     # Registering the end-of-run hook here, not at entry-point load, keeps it (and Inspect's
     # "hooks enabled" start-up banner) out of evals of other packages' tasks.
-    # Importing a hook's module registers it; they register in this order.
-    # isort: off
-    import inspect_medsp.hooks.roles
-    import inspect_medsp.hooks.unscored
-    import inspect_medsp.hooks.coverage
-    import inspect_medsp.hooks.selfpref
-    import inspect_medsp.hooks.casecount
+    # Importing the part registers its hooks, in their order.
+    from inspect_medsp.hooks import add_lines
 
-    # isort: on
     registered = capabilities()
-    inspect_medsp.hooks.unscored.add_lines(c.end_of_run for c in registered if c.end_of_run)
+    add_lines(c.end_of_run for c in registered if c.end_of_run)
     switched = [c for c in registered if c.switched_on(params.model_dump())]
     roles = judged_roles(judge, context)
     for capability in switched:

@@ -31,9 +31,8 @@ from inspect_medsp.agreement.raters import (
     shared_encounters,
 )
 from inspect_medsp.agreement.validation_sheet import RATERS, read_sheets
-from inspect_medsp.record.grader import self_preference
-from inspect_medsp.record.score import KEYS
-from inspect_medsp.scoring.clustered import clustered_ratio
+from inspect_medsp.record import KEYS, self_preference
+from inspect_medsp.scoring import clustered_ratio
 
 TOP_ITEMS = 15
 class AgreementRow(BaseModel):

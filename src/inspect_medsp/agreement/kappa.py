@@ -22,8 +22,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel
 
-from inspect_medsp.scoring.clustered import clustered_ratio
-from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
+from inspect_medsp.scoring import clustered_ratio, percentile_interval, resampled_sums
 
 KappaKind = Literal["cohen", "fleiss"]
 

@@ -18,11 +18,10 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from inspect_medsp.data.models import RubricItem
+from inspect_medsp.data import RubricItem
 from inspect_medsp.errors import PrerequisiteError
-from inspect_medsp.record.read import MedspSample, NotMedSP, read_log
-from inspect_medsp.record.trajectory import Trajectory
-from inspect_medsp.report.collect import find_logs
+from inspect_medsp.record import MedspSample, NotMedSP, Trajectory, read_log
+from inspect_medsp.report import find_logs
 
 STORE_PREFIX = f"{Trajectory.__name__}:"
 """The store keys of the Trajectory. The fingerprint digests them as stored (not as the model

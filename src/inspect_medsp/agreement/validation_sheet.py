@@ -24,8 +24,7 @@ from inspect_ai.util import Store
 from pydantic import BaseModel
 
 from inspect_medsp.agreement.raters import AgreementError, Encounter, GradedLog, Key
-from inspect_medsp.record.render import render_record
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record import Trajectory, render_record
 from inspect_medsp.report import Cell, Table, write_csv
 
 SEED = 30

@@ -15,9 +15,9 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from inspect_medsp.audit.result import Finding, SimulationAudit
-from inspect_medsp.record.read import MedspRun, MedspSample
+from inspect_medsp.record import MedspRun, MedspSample
 from inspect_medsp.report import Analysis, Cell, ReportFile, Section, Table, write_csv
-from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
+from inspect_medsp.scoring import percentile_interval, resampled_sums
 
 
 class AuditedEncounter(BaseModel):

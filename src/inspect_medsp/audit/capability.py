@@ -12,10 +12,9 @@ from inspect_ai.scorer import Scorer
 from inspect_medsp.audit.audit_report import AUDIT
 from inspect_medsp.audit.result import AUDIT_HEADLINES, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
-from inspect_medsp.measure.capability import Capability, Column
-from inspect_medsp.preflight.context import RunContext
-from inspect_medsp.record.grader import GRADER_ROLE
-from inspect_medsp.record.read import reduced_samples
+from inspect_medsp.measure import Capability, Column
+from inspect_medsp.preflight import RunContext
+from inspect_medsp.record import GRADER_ROLE, reduced_samples
 
 RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from inspect_medsp.audit.result import AuditedRole
-from inspect_medsp.record.trajectory import Trajectory, TurnRecord
+from inspect_medsp.record import Trajectory, TurnRecord
 
 RECORD_TAG = "encounter_record"
 _TAG_START = re.compile(rf"<(?=\s*/?\s*{RECORD_TAG})", re.IGNORECASE)

@@ -7,8 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from inspect_medsp.record.result import ScorerResult
-from inspect_medsp.record.usage import RoleSpend
+from inspect_medsp.record import RoleSpend, ScorerResult
 
 AuditedRole = Literal["patient", "environment"]
 Severity = Literal["minor", "invalidating"]

@@ -16,9 +16,9 @@ from inspect_medsp.audit.result import (
     RawFinding,
     Rejected,
 )
-from inspect_medsp.calls.generate import Contract, RoleResult, generate_json
-from inspect_medsp.data.models import Packets, VariantPlay
-from inspect_medsp.record.trajectory import ROLE_NAMES, Trajectory
+from inspect_medsp.calls import Contract, RoleResult, generate_json
+from inspect_medsp.data import Packets, VariantPlay
+from inspect_medsp.record import ROLE_NAMES, Trajectory
 from inspect_medsp.templates import render
 
 PROMPTS = "inspect_medsp.audit"

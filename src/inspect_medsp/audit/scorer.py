@@ -31,13 +31,11 @@ from inspect_medsp.audit.result import (
     verdict_of,
 )
 from inspect_medsp.audit.review import ask_auditor, harness_counts, place
-from inspect_medsp.calls.generate import DEFAULT_JUDGE, RoleResult
+from inspect_medsp.calls import DEFAULT_JUDGE, RoleResult
 from inspect_medsp.measure import Kit
-from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
-from inspect_medsp.record.grader import default_grader
-from inspect_medsp.record.numbering import numbered, unnumbered
-from inspect_medsp.record.score import figures_of
-from inspect_medsp.scoring.metrics import case_of
+from inspect_medsp.preflight import GRADER_ACCEPTED, GraderParameters
+from inspect_medsp.record import default_grader, figures_of, numbered, unnumbered
+from inspect_medsp.scoring import case_of
 
 SCORER_NAME = AUDIT_SCORER
 AUDITOR_ROLE = "auditor"

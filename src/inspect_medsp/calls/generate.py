@@ -27,7 +27,7 @@ from inspect_ai.model import (
 from pydantic import BaseModel
 
 from inspect_medsp.calls.replies import ReplyError, parse_reply, strip_reasoning
-from inspect_medsp.record.replies import ReplyOutcome
+from inspect_medsp.record import ReplyOutcome
 from inspect_medsp.templates import render
 from inspect_medsp.tokens import estimate_tokens
 

@@ -181,7 +181,7 @@ def _show(case: Path, role: ShownRole) -> int:
 
 def _draft(vignette: str, model: str, out: Path) -> int:
     from inspect_medsp.cases.draft import draft_case
-    from inspect_medsp.preflight.models import model_unavailable
+    from inspect_medsp.preflight import model_unavailable
 
     if (why := model_unavailable(model)) is not None:
         raise MedSPDataError(f"--model {model} cannot be used here: {why}")

@@ -20,11 +20,11 @@ from inspect_ai.model import (
 )
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from inspect_medsp.calls.generate import Contract, generate_json
+from inspect_medsp.calls import Contract, generate_json
 from inspect_medsp.cases.check import SetCheck, check_set
 from inspect_medsp.cases.layout import CASE_ID, CaseFacts
 from inspect_medsp.cases.write import refuse_existing, write_case
-from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES, Competency
+from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES, Competency
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.templates import render
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
-from inspect_medsp.data.models import Role
+from inspect_medsp.data import Role
 
 CASE_FILE = "case.yaml"
 RUBRIC_FILE = "rubric.yaml"

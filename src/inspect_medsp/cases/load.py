@@ -14,11 +14,19 @@ from pathlib import Path
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.layout import PACKETS
 from inspect_medsp.cases.read import CaseFiles
-from inspect_medsp.data.caseset import custom_set
-from inspect_medsp.data.dataset import LoadReport, load_records, select_ids
-from inspect_medsp.data.models import Packets, Rubric, SampleRecord, Scenario
-from inspect_medsp.data.rubrics import RUBRICS_FOLDER
-from inspect_medsp.data.scenarios import examinee_text, join_packet
+from inspect_medsp.data import (
+    RUBRICS_FOLDER,
+    LoadReport,
+    Packets,
+    Rubric,
+    SampleRecord,
+    Scenario,
+    custom_set,
+    examinee_text,
+    join_packet,
+    load_records,
+    select_ids,
+)
 from inspect_medsp.errors import MedSPDataError
 
 CUSTOM = "custom"

@@ -34,8 +34,7 @@ from inspect_medsp.cases.yamlfile import (
     duplicate_keys,
     item_of,
 )
-from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES, Competency
-from inspect_medsp.data.scenarios import strip_deleted
+from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES, Competency, strip_deleted
 
 COMPETENCY_LIST = ", ".join(f"{c} ({COMPETENCY_NAMES[c]})" for c in COMPETENCIES)
 

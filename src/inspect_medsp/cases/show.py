@@ -15,10 +15,9 @@ from typing import Literal
 from inspect_medsp.cases.layout import CASE_FILE, MORE_SCENARIOS
 from inspect_medsp.cases.load import record_of
 from inspect_medsp.cases.read import read_case
-from inspect_medsp.encounter.texts import render
+from inspect_medsp.encounter import render
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.record.render import render_checklist
-from inspect_medsp.record.trajectory import INITIAL_LABEL, INITIAL_STATUS
+from inspect_medsp.record import INITIAL_LABEL, INITIAL_STATUS, render_checklist
 from inspect_medsp.templates import render as render_template
 
 ShownRole = Literal["patient", "environment", "clinician", "grader"]

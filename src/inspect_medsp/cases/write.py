@@ -12,12 +12,13 @@ from string import Template
 import yaml
 
 from inspect_medsp.cases.layout import CASE_FILE, CASE_ID, PACKETS, RUBRIC_FILE, CaseFacts
-from inspect_medsp.data.models import COMPETENCIES, Competency
-from inspect_medsp.data.rubrics import read_rubric
-from inspect_medsp.data.scenarios import (
+from inspect_medsp.data import (
+    COMPETENCIES,
     TEXT_SUFFIXES,
+    Competency,
     read_case_meta,
     read_metadata,
+    read_rubric,
 )
 from inspect_medsp.errors import MedSPDataError
 

@@ -19,9 +19,9 @@ from typing import NamedTuple
 import numpy as np
 
 from inspect_medsp.comparisons.planning import Spread
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.scoring.metrics import case_of
-from inspect_medsp.stats.pairwise import OVERALL, scenario_values
+from inspect_medsp.record import MedspSample
+from inspect_medsp.scoring import case_of
+from inspect_medsp.stats import OVERALL, scenario_values
 
 
 class Scenarios(NamedTuple):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.report import MAX_INCHES, save, wrap
-from inspect_medsp.stats.pairwise import OVERALL, Comparison
+from inspect_medsp.stats import OVERALL, Comparison
 
 MAX_POINTS = 100.0
 """The largest possible difference of two completion rates, in percentage points."""

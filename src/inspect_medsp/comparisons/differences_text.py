@@ -6,19 +6,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.report import points
-from inspect_medsp.scoring.clustered import MIN_CASES, TOO_FEW
-from inspect_medsp.stats.paired import EXACT_CASES, PERMUTATIONS
-from inspect_medsp.stats.pairwise import (
+from inspect_medsp.scoring import MIN_CASES, TOO_FEW
+from inspect_medsp.stats import (
+    EXACT_CASES,
     NO_POWER,
     NO_SPREAD,
     NOT_DETECTABLE,
     OVERALL,
+    PERMUTATIONS,
+    SIMULATED_CASES,
     TOO_FEW_CASES,
     Comparison,
 )
-from inspect_medsp.stats.simpower import SIMULATED_CASES
 
 CHART_DIFFERENCES = "differences.png"
 

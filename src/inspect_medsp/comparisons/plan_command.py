@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     from inspect_medsp.comparisons.plan_report import make_plan, render_plan
-    from inspect_medsp.estimate.prices import load_prices
+    from inspect_medsp.estimate import load_prices
     from inspect_medsp.report import ShardSetRefused, analyse, collect
 
     try:

@@ -37,12 +37,11 @@ from inspect_medsp.comparisons.planning import (
     scenarios_needed,
 )
 from inspect_medsp.comparisons.spread import components, pair_spread, run_spread
-from inspect_medsp.estimate.bill import run_bill
-from inspect_medsp.estimate.prices import cost
-from inspect_medsp.record.read import CLINICIAN, MedspSample, read_log
+from inspect_medsp.estimate import cost, run_bill
+from inspect_medsp.record import CLINICIAN, MedspSample, read_log
 from inspect_medsp.report import Analysis
-from inspect_medsp.scoring.metrics import case_of
-from inspect_medsp.stats.pairwise import OVERALL, Comparison
+from inspect_medsp.scoring import case_of
+from inspect_medsp.stats import OVERALL, Comparison
 
 EPOCH_CHOICES = (1, 2, 3, 5)
 RESAMPLES = 200

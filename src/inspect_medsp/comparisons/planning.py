@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from inspect_medsp.scoring.tdist import t_quantile
-from inspect_medsp.stats.power import mdd_factor
+from inspect_medsp.scoring import t_quantile
+from inspect_medsp.stats import mdd_factor
 
 FULL_SCENARIOS = 1548
 FULL_CASES = 595

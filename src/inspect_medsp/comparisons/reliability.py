@@ -20,9 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.scoring.clustered import clustered_ratio
-from inspect_medsp.scoring.metrics import case_of
+from inspect_medsp.record import MedspSample
+from inspect_medsp.scoring import case_of, clustered_ratio
 
 
 class Reliability(NamedTuple):

@@ -21,8 +21,8 @@ from inspect_medsp.comparisons.case_weights import (
 from inspect_medsp.comparisons.planning import Spread
 from inspect_medsp.comparisons.variance_split import Components, decompose
 from inspect_medsp.comparisons.vote_bounds import Bounds, Vote, bounds_for
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.stats.pairwise import OVERALL
+from inspect_medsp.record import MedspSample
+from inspect_medsp.stats import OVERALL
 
 __all__ = [
     "Rerun",

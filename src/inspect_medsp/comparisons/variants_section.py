@@ -19,9 +19,8 @@ from pydantic import BaseModel
 
 from inspect_medsp.comparisons.differences_text import FEWEST_CASES, cell, p_text, sentence
 from inspect_medsp.comparisons.variants_workup import COST, ORDERS, WorkupPairs, workup_pairs
-from inspect_medsp.data.models import BASELINE, VARIANT_MARK
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.score import KEYS
+from inspect_medsp.data import BASELINE, VARIANT_MARK
+from inspect_medsp.record import KEYS, MedspSample
 from inspect_medsp.report import (
     Analysis,
     Cell,
@@ -34,8 +33,15 @@ from inspect_medsp.report import (
     short,
     table,
 )
-from inspect_medsp.stats.paired import ALPHA, Pairing, paired_differences
-from inspect_medsp.stats.pairwise import OVERALL, Comparison, correct, scenario_values
+from inspect_medsp.stats import (
+    ALPHA,
+    OVERALL,
+    Comparison,
+    Pairing,
+    correct,
+    paired_differences,
+    scenario_values,
+)
 
 MOST_FLIPPED = 10
 """Items listed under "flip most often", per group."""

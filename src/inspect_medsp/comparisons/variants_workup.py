@@ -15,11 +15,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from inspect_medsp.data.models import BASELINE
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.stats.paired import ALPHA, Pairing, paired_differences
-from inspect_medsp.stats.pairwise import Comparison, correct
-from inspect_medsp.workup.result import Workup
+from inspect_medsp.data import BASELINE
+from inspect_medsp.record import MedspSample
+from inspect_medsp.stats import ALPHA, Comparison, Pairing, correct, paired_differences
+from inspect_medsp.workup import Workup
 
 ORDERS = "orders"
 COST = "cost"

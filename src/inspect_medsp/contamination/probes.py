@@ -27,8 +27,7 @@ from inspect_medsp.contamination.text import (
     split,
     without_file_headings,
 )
-from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.data.scenarios import mededportal_doi
+from inspect_medsp.data import SampleRecord, mededportal_doi
 from inspect_medsp.templates import render
 
 PROMPTS = "inspect_medsp.contamination"

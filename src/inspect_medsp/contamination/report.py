@@ -21,11 +21,9 @@ from pydantic import BaseModel, Field
 
 from inspect_medsp.contamination.probes import PROBE_NAMES
 from inspect_medsp.contamination.result import TASK_KEY, Contamination
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.result import result_of, unscored_of
+from inspect_medsp.record import MedspSample, result_of, unscored_of
 from inspect_medsp.report import Analysis, Page, Section, esc, table
-from inspect_medsp.scoring.clustered import MIN_CASES
-from inspect_medsp.scoring.metrics import percentile_interval, resampled_sums
+from inspect_medsp.scoring import MIN_CASES, percentile_interval, resampled_sums
 
 TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""

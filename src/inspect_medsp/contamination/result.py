@@ -8,7 +8,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from inspect_medsp.contamination.settings import ProbeKind
-from inspect_medsp.record.result import ScorerResult
+from inspect_medsp.record import ScorerResult
 
 TASK_KEY = "medsp_contamination"
 """The task's name, and its metadata key that marks a log of the probe."""

@@ -15,7 +15,7 @@ from inspect_medsp.contamination.result import CONTAMINATION_SCORER, TASK_KEY, C
 from inspect_medsp.contamination.settings import ACCEPTED, ProbeSettings
 from inspect_medsp.contamination.solver import STORE_KEY
 from inspect_medsp.measure import Kit
-from inspect_medsp.record.numbering import unnumbered
+from inspect_medsp.record import unnumbered
 
 KIT = Kit(CONTAMINATION_SCORER, verb="probed", task_key=TASK_KEY)
 """The scorer's checks, reading and unscored score."""

@@ -8,12 +8,15 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Literal, get_args
 
-from inspect_medsp.cases.load import load_custom
-from inspect_medsp.data.dataset import load_records
-from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.data.sources import resolve_scenario_root, resolve_upstream_root
+from inspect_medsp.cases import load_custom
+from inspect_medsp.data import (
+    SampleRecord,
+    load_records,
+    resolve_scenario_root,
+    resolve_upstream_root,
+)
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.specialty.file import label_records
+from inspect_medsp.specialty import label_records
 
 Benchmark = Literal["medsp1000", "medsp100", "medsp_demo"]
 BENCHMARKS: tuple[Benchmark, ...] = get_args(Benchmark)

@@ -11,8 +11,7 @@ from pydantic import BaseModel
 from inspect_medsp.contamination.probes import build_probes, system_prompt, unpublished_of
 from inspect_medsp.contamination.settings import ProbeSettings
 from inspect_medsp.contamination.task import TASK_METADATA, medsp_contamination
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord
 
 CHARS_PER_WORD = 6
 """Characters of an English word with the space after it, for a continuation's reply."""

@@ -20,8 +20,7 @@ from inspect_medsp.contamination.probes import (
     unpublished_of,
 )
 from inspect_medsp.contamination.settings import ProbeSettings
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord
 
 STORE_KEY = "medsp_contamination"
 """Where a sample's store keeps its asked probes (``probes``), those it could not have

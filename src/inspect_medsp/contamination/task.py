@@ -14,7 +14,7 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from inspect_medsp.cases.load import load_custom
+from inspect_medsp.cases import load_custom
 from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
@@ -23,11 +23,10 @@ from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_p
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
 from inspect_medsp.contamination.settings import ProbeSettings, checked
 from inspect_medsp.contamination.solver import ask_probes
-from inspect_medsp.data.dataset import METADATA_KEY, logger
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord, logger
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.measure import medsp_viewer
-from inspect_medsp.preflight.context import run_context, said_at_load
+from inspect_medsp.preflight import run_context, said_at_load
 
 TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""

@@ -16,7 +16,7 @@ from inspect_ai.log import transcript
 from inspect_ai.util import LimitExceededError, sample_limits
 
 from inspect_medsp._inspect import TerminateSampleError
-from inspect_medsp.record.trajectory import EndReason, Trajectory
+from inspect_medsp.record import EndReason, Trajectory
 
 MAX_DETAIL = 300
 """Characters of an error's or limit's own message kept in the end reason."""

@@ -15,26 +15,24 @@ import anyio
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
-from inspect_medsp.calls.generate import RoleResult
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.calls import RoleResult
+from inspect_medsp.data import SampleRecord
 from inspect_medsp.encounter.health import count_reply
 from inspect_medsp.encounter.roles import RoleCall
 from inspect_medsp.encounter.speakers import companions
 from inspect_medsp.encounter.state import next_state
 from inspect_medsp.encounter.summary import log_turn
 from inspect_medsp.encounter.texts import patient_opening, render
-from inspect_medsp.record.replies import (
-    ActionAssessment,
-    ClinicianReply,
-    EnvironmentReply,
-    PatientReply,
-)
-from inspect_medsp.record.trajectory import (
+from inspect_medsp.record import (
     INITIAL_LABEL,
     INITIAL_STATUS,
     REFUSALS_TO_END,
     ROLE_NAMES,
+    ActionAssessment,
+    ClinicianReply,
     EndReason,
+    EnvironmentReply,
+    PatientReply,
     ProviderStop,
     ReplyHealth,
     RoleName,

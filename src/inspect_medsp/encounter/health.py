@@ -6,8 +6,8 @@ from typing import Any
 
 from inspect_ai.log import transcript
 
-from inspect_medsp.calls.generate import RoleResult
-from inspect_medsp.record.trajectory import ReplyHealth, RoleName
+from inspect_medsp.calls import RoleResult
+from inspect_medsp.record import ReplyHealth, RoleName
 
 DEGRADED_AS: dict[RoleName, str] = {
     "clinician": "its raw text as speech, no actions, eos false",

@@ -11,12 +11,8 @@ from typing import TypeVar
 from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model
 from pydantic import BaseModel
 
-from inspect_medsp.calls.generate import Contract, RoleResult, generate_json
-from inspect_medsp.record.replies import (
-    ClinicianReply,
-    EnvironmentReply,
-    PatientReply,
-)
+from inspect_medsp.calls import Contract, RoleResult, generate_json
+from inspect_medsp.record import ClinicianReply, EnvironmentReply, PatientReply
 
 R = TypeVar("R", bound=BaseModel)
 

@@ -20,18 +20,15 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_medsp._inspect import active_generate_config
-from inspect_medsp.calls.generate import DEFAULT_JUDGE, RoleResult, generate_json
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.calls import DEFAULT_JUDGE, RoleResult, generate_json
+from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.encounter.ending import finish_on_exit
 from inspect_medsp.encounter.engine import Encounter, RoleStopped
 from inspect_medsp.encounter.roles import CLINICIAN, ENVIRONMENT, PATIENT, RoleCall, role_call
 from inspect_medsp.encounter.summary import log_turn
 from inspect_medsp.encounter.texts import render
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
-from inspect_medsp.record.grader import grader_model
-from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.trajectory import MAX_TURNS, Trajectory
+from inspect_medsp.record import MAX_TURNS, ClinicianReply, Trajectory, grader_model
 
 Protocol = Literal["turns", "tools"]
 

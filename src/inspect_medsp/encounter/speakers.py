@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from inspect_medsp.record.replies import PatientReply
+from inspect_medsp.record import PatientReply
 
 
 def speaker(line: str, present: Collection[str], script: str) -> tuple[str, str]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from inspect_ai.log import transcript
 
-from inspect_medsp.orders.mark import mark
-from inspect_medsp.record.trajectory import TurnRecord
+from inspect_medsp.orders import mark
+from inspect_medsp.record import TurnRecord
 
 OUTCOME = {"executed": "✓ executed", "pending": "… pending", "unsupported": "✗ unsupported"}
 """How each action status reads in the summary."""

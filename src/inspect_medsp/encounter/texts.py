@@ -4,7 +4,7 @@ template engine (:mod:`inspect_medsp.templates`)."""
 from __future__ import annotations
 
 from inspect_medsp import templates
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import SampleRecord
 
 PACKAGE = "inspect_medsp.encounter"
 """The package whose ``prompts/`` folder holds the encounter's templates."""

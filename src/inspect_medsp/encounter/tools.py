@@ -13,11 +13,11 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageUser
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, tool
 
-from inspect_medsp.calls.generate import RoleResult
+from inspect_medsp.calls import RoleResult
 from inspect_medsp.encounter.ending import finish_on_exit
 from inspect_medsp.encounter.engine import Encounter, EncounterOver, RoleStopped
 from inspect_medsp.encounter.texts import render
-from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record import ClinicianReply
 
 AgentFactory = Callable[[str, list[Tool]], Agent]
 """Builds a clinician agent from its instructions and the encounter tools."""

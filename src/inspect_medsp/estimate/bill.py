@@ -12,10 +12,9 @@ from pathlib import Path
 from inspect_ai.model import ModelUsage
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample, read_log
-from inspect_medsp.record.task import StrategySettings
+from inspect_medsp.record import CLINICIAN, MedspRun, MedspSample, StrategySettings, read_log
 from inspect_medsp.report import Analysis, Section
-from inspect_medsp.workload.model import Assumptions, RoleEstimate, estimate_records
+from inspect_medsp.workload import Assumptions, RoleEstimate, estimate_records
 
 ROW_ORDER = ("clinician", "patient", "environment", "grader")
 AUDITOR = "auditor"

@@ -11,13 +11,13 @@ from inspect_ai.model import ModelCost
 
 from inspect_medsp._inspect import parse_cli_args
 from inspect_medsp.commandline import USAGE_ERROR, Parser
-from inspect_medsp.data.models import BASELINE
+from inspect_medsp.data import BASELINE
 from inspect_medsp.errors import PrerequisiteError
 from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
 from inspect_medsp.estimate.probe_bill import is_probe_task, probe_estimate
 from inspect_medsp.estimate.selection import TASKS, Selection, from_rubrics, from_task
 from inspect_medsp.tokens import CHARS_PER_TOKEN
-from inspect_medsp.workload.model import (
+from inspect_medsp.workload import (
     GRADING_ROLES,
     PROBES,
     ROLES,

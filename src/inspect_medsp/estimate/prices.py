@@ -9,7 +9,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from inspect_medsp._inspect import resolve_args
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.workload.model import RoleEstimate
+from inspect_medsp.workload import RoleEstimate
 
 _PRICES = TypeAdapter(dict[str, ModelCost])
 

@@ -12,10 +12,10 @@ from typing import Any
 
 from inspect_ai.model import ModelCost
 
-from inspect_medsp.contamination.sizes import probe_calls
+from inspect_medsp.contamination import probe_calls
 from inspect_medsp.estimate.prices import cost
 from inspect_medsp.tokens import CHARS_PER_TOKEN, estimate_tokens
-from inspect_medsp.workload.model import RoleEstimate
+from inspect_medsp.workload import RoleEstimate
 
 TASK = "medsp_contamination"
 

@@ -12,17 +12,22 @@ from typing import Any
 from inspect_ai import Task
 from pydantic import BaseModel, ConfigDict
 
-from inspect_medsp.data.dataset import rubric_report, select_ids
-from inspect_medsp.data.models import Packets, SampleRecord, Scenario
-from inspect_medsp.data.rubrics import load_rubrics, load_subset
-from inspect_medsp.data.sources import resolve_upstream_root
+from inspect_medsp.data import (
+    Packets,
+    SampleRecord,
+    Scenario,
+    load_rubrics,
+    load_subset,
+    resolve_upstream_root,
+    rubric_report,
+    select_ids,
+)
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.read import SampleMetadata
-from inspect_medsp.record.task import StrategySettings, TaskMetadata
+from inspect_medsp.record import SampleMetadata, StrategySettings, TaskMetadata
 from inspect_medsp.tasks import CUSTOM, medsp100, medsp1000, medsp_custom, medsp_demo
 from inspect_medsp.variants import expand, resolve
-from inspect_medsp.workload.shards import RunShape, take_part
+from inspect_medsp.workload import RunShape, take_part
 
 TASKS: dict[str, Callable[..., Task]] = {
     "medsp1000": medsp1000,
@@ -119,7 +124,7 @@ def demo_packet_sizes() -> Packets:
     """Packets of the mean size of the bundled demo scenarios' packets, as filler of that many
     characters (only their size is used: the estimate counts characters)."""
     demo = Path(str(files("inspect_medsp.data").joinpath("demo")))
-    from inspect_medsp.data.dataset import load_records
+    from inspect_medsp.data import load_records
 
     records, _ = load_records(demo / "scenarios", demo / "upstream", name="MedSP-demo")
     sizes = {

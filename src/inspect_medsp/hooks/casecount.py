@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from inspect_ai.hooks import Hooks, SampleStart, TaskStart, hooks
 
-from inspect_medsp.human.frame import case_started, run_started
-from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.human import case_started, run_started
+from inspect_medsp.record import TaskMetadata
 
 
 @hooks(name="medsp_case_count", description="Counts a MedSP run's cases for a person's screen.")

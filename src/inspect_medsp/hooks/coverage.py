@@ -15,12 +15,8 @@ from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.dataset import show_on_console
-from inspect_medsp.data.models import BASELINE, variant_of_id
-from inspect_medsp.record.read import reduced_samples
-from inspect_medsp.record.score import SCORER, ScoreValue
-from inspect_medsp.record.shards import ShardRecord
-from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.data import BASELINE, show_on_console, variant_of_id
+from inspect_medsp.record import SCORER, ScoreValue, ShardRecord, TaskMetadata, reduced_samples
 
 logger = logging.getLogger(__name__)
 

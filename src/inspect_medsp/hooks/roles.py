@@ -12,7 +12,7 @@ import logging
 from inspect_ai.hooks import Hooks, TaskStart, hooks
 from inspect_ai.log import EvalSpec
 
-from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.record import TaskMetadata
 
 MEDSP_ROLES: tuple[str, ...] = ("patient", "environment", "grader", "auditor")
 """Every role a MedSP task asks for by name (``auditor`` only with ``-T audit=true``); the

@@ -16,8 +16,7 @@ import logging
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
-from inspect_medsp.record.grader import self_preference
-from inspect_medsp.record.read import NotMedSP, run_of
+from inspect_medsp.record import NotMedSP, run_of, self_preference
 
 logger = logging.getLogger(__name__)
 

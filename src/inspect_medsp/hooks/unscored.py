@@ -13,9 +13,7 @@ from inspect_ai.hooks import Hooks, RunEnd, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
 from inspect_medsp.hooks.roles import MEDSP_ROLES
-from inspect_medsp.record.read import reduced_samples
-from inspect_medsp.record.score import SCORER, ScoreValue
-from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.record import SCORER, ScoreValue, TaskMetadata, reduced_samples
 
 GENERATE_OPTIONS = (
     "temperature",

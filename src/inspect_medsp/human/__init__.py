@@ -5,3 +5,9 @@ patient words, feedback, events and stage) and answers with what they say, what 
 whether the stage is done; the provider hands that back as the clinician's turn JSON, so the
 encounter, the record, the grader and the report treat the person like any model.
 """
+
+from inspect_medsp.human.debrief import debrief
+from inspect_medsp.human.frame import case_started, run_started
+from inspect_medsp.human.provider import HumanClinician
+
+__all__ = ["HumanClinician", "case_started", "debrief", "run_started"]

@@ -30,9 +30,7 @@ from rich.console import Console
 
 from inspect_medsp._inspect import awaiting_human, display, sample_active
 from inspect_medsp.human.form import confirms, press_at_the_next_question, show
-from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.stop import PersonStop, grading_of
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record import ClinicianReply, PersonStop, Trajectory, grading_of
 from inspect_medsp.templates import render
 
 PACKAGE = "inspect_medsp.human"

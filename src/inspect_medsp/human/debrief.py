@@ -27,11 +27,14 @@ from inspect_medsp.human.chair import leave_seat
 from inspect_medsp.human.evidence import told
 from inspect_medsp.human.form import ctrl_c_at_the_prompt, read_line, show
 from inspect_medsp.human.view import for_person
-from inspect_medsp.preflight.people import is_person, person_name
-from inspect_medsp.record.evidence import encounter_lines
-from inspect_medsp.record.score import ScoreMetadata
-from inspect_medsp.record.stop import GRADING_STOPPED, PersonStop
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.preflight import is_person, person_name
+from inspect_medsp.record import (
+    GRADING_STOPPED,
+    PersonStop,
+    ScoreMetadata,
+    Trajectory,
+    encounter_lines,
+)
 from inspect_medsp.templates import render
 
 SCORER = "medsp_rubric"

@@ -7,7 +7,7 @@ whose it is, and the environment's reading of an action is never shown as the pe
 
 from __future__ import annotations
 
-from inspect_medsp.record.evidence import NO_EVIDENCE, Line, fold, source
+from inspect_medsp.record import NO_EVIDENCE, Line, fold, source
 
 
 def told(quote: str, lines: list[Line]) -> str:

@@ -24,7 +24,7 @@ from types import FrameType
 from rich.console import Console
 from rich.markup import escape
 
-from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record import ClinicianReply
 from inspect_medsp.templates import render
 
 PACKAGE = "inspect_medsp.human"

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from inspect_ai.util import store
 
 from inspect_medsp._inspect import sample_active
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.data import METADATA_KEY, SampleRecord
+from inspect_medsp.record import Trajectory
 
 
 @dataclass

@@ -31,7 +31,7 @@ from inspect_medsp._inspect import (
     awaiting_human,
     sample_active,
 )
-from inspect_medsp.calls.local import LocalModelAPI
+from inspect_medsp.calls import LocalModelAPI
 from inspect_medsp.errors import MedSPDataError, PrerequisiteError
 from inspect_medsp.human.chair import answered, stopped_while_the_models_answered, take_seat
 from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter, show
@@ -45,9 +45,8 @@ from inspect_medsp.human.view import (
     turn_number,
     unseen,
 )
-from inspect_medsp.preflight.people import person_name, person_name_problem
-from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.stop import PersonStop
+from inspect_medsp.preflight import person_name, person_name_problem
+from inspect_medsp.record import ClinicianReply, PersonStop
 from inspect_medsp.tokens import estimate_tokens
 
 HUMAN_KEY = "medsp_human"

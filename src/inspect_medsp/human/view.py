@@ -15,8 +15,8 @@ import re
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem
 from pydantic import ValidationError
 
-from inspect_medsp.encounter.texts import render
-from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.encounter import render
+from inspect_medsp.record import ClinicianReply
 
 _JSON_LINE = re.compile(r'JSON object|\{\s*"speak"')
 """A line telling a model to reply in JSON, or showing the JSON shape."""

@@ -18,8 +18,8 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer
 
-from inspect_medsp.preflight.context import RunContext
-from inspect_medsp.record.result import ScorerResult
+from inspect_medsp.preflight import RunContext
+from inspect_medsp.record import ScorerResult
 
 Palette = Literal["good-high", "good-low"]
 """Which way a column's colour reads: a higher value is better (``good-high``) or worse."""

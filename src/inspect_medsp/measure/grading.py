@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from inspect_ai.util import store, subtask
 
-from inspect_medsp.record.score import Verdict
+from inspect_medsp.record import Verdict
 
 GRADING_TYPE = "grading"
 """Type of a grading inside a MedSP scorer ("rubric grading", "simulation audit", "probe:

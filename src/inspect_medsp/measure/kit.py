@@ -25,14 +25,11 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import Store
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.measure.grading import grading
 from inspect_medsp.measure.metering import Meter, metered
 from inspect_medsp.measure.rescore import check_scorer
-from inspect_medsp.record.numbering import numbered, rescore_number
-from inspect_medsp.record.score import FIGURES
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record import FIGURES, Trajectory, numbered, rescore_number
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")

@@ -8,7 +8,7 @@ from typing import Any
 
 from inspect_ai.log import transcript
 
-from inspect_medsp.record.usage import RoleSpend
+from inspect_medsp.record import RoleSpend
 
 SCORERS_SPAN = "scorers"
 """The type of the span Inspect opens around a sample's scorers (once in the eval, once more

@@ -16,13 +16,13 @@ from inspect_ai.log import EvalLog
 from pydantic import BaseModel
 
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.preflight.context import rescore_context
-from inspect_medsp.preflight.models import model_unavailable
-from inspect_medsp.preflight.params import checked_parameters
-from inspect_medsp.preflight.people import is_person
-from inspect_medsp.record.grader import GRADER_ROLE, default_grader
-from inspect_medsp.record.task import TaskMetadata
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.preflight import (
+    checked_parameters,
+    is_person,
+    model_unavailable,
+    rescore_context,
+)
+from inspect_medsp.record import GRADER_ROLE, TaskMetadata, Trajectory, default_grader
 
 M = TypeVar("M", bound=BaseModel)
 

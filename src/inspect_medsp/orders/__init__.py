@@ -2,3 +2,18 @@
 environment's reading, else the clinician's words) and its cost from a price table (the
 shipped relative tiers, ``prices.yaml``, or a user's own). The work-up (``workup/``) scores
 with it; the encounter's turn summary marks each order with it."""
+
+from inspect_medsp.orders.categories import CATEGORIES, CATEGORY_NAMES, decide
+from inspect_medsp.orders.mark import category_name, mark, money
+from inspect_medsp.orders.prices import PriceTable, load_prices
+
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_NAMES",
+    "PriceTable",
+    "category_name",
+    "decide",
+    "load_prices",
+    "mark",
+    "money",
+]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.orders.categories import CATEGORIES
-from inspect_medsp.record.evidence import fold
+from inspect_medsp.record import fold
 
 DEFAULT_NAME = "prices.yaml"
 

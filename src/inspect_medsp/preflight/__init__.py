@@ -4,3 +4,41 @@ the eval being loaded (or the log being re-scored) asks for.
 Nothing here calls a model or raises: each check returns the one line to show, and the task
 or scorer that asked raises it as its own error.
 """
+
+from inspect_medsp.preflight.context import RunContext, rescore_context, run_context, said_at_load
+from inspect_medsp.preflight.models import SCRIPTED_MODEL, model_unavailable
+from inspect_medsp.preflight.params import (
+    GRADER_ACCEPTED,
+    Count,
+    GraderParameters,
+    ModelName,
+    Temperature,
+    checked_parameters,
+)
+from inspect_medsp.preflight.people import (
+    PERSON_MODEL,
+    is_person,
+    person_label,
+    person_name,
+    person_name_problem,
+)
+
+__all__ = [
+    "GRADER_ACCEPTED",
+    "PERSON_MODEL",
+    "SCRIPTED_MODEL",
+    "Count",
+    "GraderParameters",
+    "ModelName",
+    "RunContext",
+    "Temperature",
+    "checked_parameters",
+    "is_person",
+    "model_unavailable",
+    "person_label",
+    "person_name",
+    "person_name_problem",
+    "rescore_context",
+    "run_context",
+    "said_at_load",
+]

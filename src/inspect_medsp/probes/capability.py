@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from inspect_medsp.measure.capability import Capability, Column, Palette
+from inspect_medsp.measure import Capability, Column, Palette
 from inspect_medsp.probes.probes_command import PROBES as PROBES_COMMAND
 from inspect_medsp.probes.result import PROBE_HEADLINES, PROBE_KEYS, PROBE_SCORER, GraderProbes
 from inspect_medsp.probes.scorer import medsp_grader_probe

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.probes.result import PROBES, SPEECH_COMPETENCIES, GraderProbes
-from inspect_medsp.record.read import read_log
+from inspect_medsp.record import read_log
 from inspect_medsp.report import Cell, Table, save, write_csv
-from inspect_medsp.scoring.clustered import clustered_ratio
+from inspect_medsp.scoring import clustered_ratio
 
 CLINICAL = "PC+MK+SBP"
 SPEECH = "ICS+PROF"

@@ -11,8 +11,7 @@ import re
 from inspect_ai.util import Store
 
 from inspect_medsp.probes.result import Probe
-from inspect_medsp.record.score import Verdict
-from inspect_medsp.record.trajectory import LEGACY_VIEWS, Trajectory, TurnRecord
+from inspect_medsp.record import LEGACY_VIEWS, Trajectory, TurnRecord, Verdict
 from inspect_medsp.templates import render
 
 MIN_CITATION = 12

@@ -7,7 +7,7 @@ import importlib.util
 import sys
 
 from inspect_medsp.commandline import Command
-from inspect_medsp.record.read import NotMedSP
+from inspect_medsp.record import NotMedSP
 from inspect_medsp.report import INSTALL_HINT, find_logs
 
 

@@ -6,9 +6,8 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import Competency
-from inspect_medsp.record.result import ScorerResult
-from inspect_medsp.record.usage import RoleSpend
+from inspect_medsp.data import Competency
+from inspect_medsp.record import RoleSpend, ScorerResult
 
 PROBE_SCORER = "medsp_grader_probe"
 """The name of the grader probes' score in ``sample.scores``."""

@@ -9,10 +9,10 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
-from inspect_medsp.calls.generate import DEFAULT_JUDGE
+from inspect_medsp.calls import DEFAULT_JUDGE
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.measure import Kit, items_met
-from inspect_medsp.preflight.params import GRADER_ACCEPTED, GraderParameters
+from inspect_medsp.preflight import GRADER_ACCEPTED, GraderParameters
 from inspect_medsp.probes.perturb import perturb
 from inspect_medsp.probes.result import (
     PROBE_HEADLINES,
@@ -24,10 +24,15 @@ from inspect_medsp.probes.result import (
     Probe,
     ProbeResult,
 )
-from inspect_medsp.record.grader import GRADER_ROLE, grader_model
-from inspect_medsp.record.numbering import numbered, unnumbered
-from inspect_medsp.record.score import Verdict, figures_of
-from inspect_medsp.scoring.scorer import judge_items
+from inspect_medsp.record import (
+    GRADER_ROLE,
+    Verdict,
+    figures_of,
+    grader_model,
+    numbered,
+    unnumbered,
+)
+from inspect_medsp.scoring import judge_items
 
 SCORER_NAME = PROBE_SCORER
 KIT = Kit(PROBE_SCORER, verb="probed", role=GRADER_ROLE)

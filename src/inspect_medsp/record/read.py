@@ -24,11 +24,15 @@ from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from inspect_medsp.data.caseset import CaseSet, published_set
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import BASELINE, SampleRecord
-from inspect_medsp.data.published import PUBLISHED_KEY
-from inspect_medsp.data.scenarios import CASE_META_FIELDS
+from inspect_medsp.data import (
+    BASELINE,
+    CASE_META_FIELDS,
+    METADATA_KEY,
+    PUBLISHED_KEY,
+    CaseSet,
+    SampleRecord,
+    published_set,
+)
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
 from inspect_medsp.record.result import ScorerResult, result_of, unscored_of
 from inspect_medsp.record.score import KEYS, SCORER, ItemVerdict, ScoreMetadata, ScoreValue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from inspect_medsp.data.models import COMPETENCY_NAMES, Rubric, RubricItem
+from inspect_medsp.data import COMPETENCY_NAMES, Rubric, RubricItem
 from inspect_medsp.record.trajectory import ActionRecord, Trajectory
 
 RECORD_TAG = "encounter_record"

@@ -25,7 +25,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 from pydantic import BaseModel, ConfigDict, Field
 
-from inspect_medsp.data.dataset import METADATA_KEY
+from inspect_medsp.data import METADATA_KEY
 from inspect_medsp.record.score import SCORER
 
 SAMPLES_DIR = "samples/"

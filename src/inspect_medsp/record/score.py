@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from inspect_medsp.data.models import COMPETENCIES, Competency
+from inspect_medsp.data import COMPETENCIES, Competency
 from inspect_medsp.record.usage import RoleSpend
 
 SCORE_SCHEMA = 4

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 from inspect_ai.model import GenerateConfig
 from pydantic import AliasGenerator, BaseModel, ConfigDict, Field
 
-from inspect_medsp.data.dataset import LoadReport
+from inspect_medsp.data import LoadReport
 from inspect_medsp.record.shards import ShardRecord
 
 TASK_SCHEMA = 2

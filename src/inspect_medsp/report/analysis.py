@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record.read import MedspRun
-from inspect_medsp.record.trajectory import ReplyHealth
+from inspect_medsp.record import MedspRun, ReplyHealth
 from inspect_medsp.report.groups import GroupSummary, MacroCell
 from inspect_medsp.report.problem import Problem
-from inspect_medsp.stats.pairwise import Comparison
+from inspect_medsp.stats import Comparison
 
 
 class RunHealth(BaseModel):

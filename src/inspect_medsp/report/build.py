@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.record.read import MedspRun
+from inspect_medsp.data import COMPETENCIES
+from inspect_medsp.record import MedspRun
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.case_metadata import breakdowns
 from inspect_medsp.report.collect import collect
@@ -37,7 +37,7 @@ from inspect_medsp.report.section import Section, read_by, render_markdown, repo
 from inspect_medsp.report.shards import shard_sets
 from inspect_medsp.report.specialties import specialty_scores, specialty_sources
 from inspect_medsp.report.strategy import strategy_cells
-from inspect_medsp.stats.pairwise import pairwise
+from inspect_medsp.stats import pairwise
 
 FORMATS = ("md", "html")
 INSTALL_HINT = "matplotlib is needed for the charts: pip install 'inspect-medsp[report]'"

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from inspect_medsp.record.read import MedspSample
+from inspect_medsp.record import MedspSample
 from inspect_medsp.report.analysis import Analysis, Breakdown
 from inspect_medsp.report.charts import MAX_INCHES, legend, pct_axis, point, save, styles, wrap
 from inspect_medsp.report.files import Cell, ReportFile, Table, chart, csv_file

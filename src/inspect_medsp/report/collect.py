@@ -13,14 +13,7 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs
 
-from inspect_medsp.record.read import (
-    MedspRun,
-    NotMedSP,
-    ParsedLog,
-    parse_log,
-    parsed_run,
-    read_log,
-)
+from inspect_medsp.record import MedspRun, NotMedSP, ParsedLog, parse_log, parsed_run, read_log
 from inspect_medsp.report.problem import Problem
 
 

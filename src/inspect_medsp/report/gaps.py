@@ -3,8 +3,8 @@ missed most often (worked out here; all of them in ``missed_items.csv``)."""
 
 from __future__ import annotations
 
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.record.vocabulary import normalise
+from inspect_medsp.data import COMPETENCIES
+from inspect_medsp.record import normalise
 from inspect_medsp.report.analysis import Analysis, MissedItem
 from inspect_medsp.report.files import Cell, Table, csv_file
 from inspect_medsp.report.groups import GroupSummary

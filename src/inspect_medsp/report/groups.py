@@ -12,14 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.caseset import CaseSet
-from inspect_medsp.data.models import BASELINE
-from inspect_medsp.preflight.people import is_person, person_label
-from inspect_medsp.record.read import MedspRun, MedspSample
-from inspect_medsp.record.score import KEYS
+from inspect_medsp.data import BASELINE, CaseSet
+from inspect_medsp.preflight import is_person, person_label
+from inspect_medsp.record import KEYS, MedspRun, MedspSample
 from inspect_medsp.report.pool_check import pooling_warning
 from inspect_medsp.report.shards import ShardSet, set_location, set_name
-from inspect_medsp.scoring.metrics import Row, case_of, completion_summary
+from inspect_medsp.scoring import Row, case_of, completion_summary
 
 MetricsSource = Literal["log", "pooled", "samples"]
 GroupKey = tuple[str, str, str, str, str, str]

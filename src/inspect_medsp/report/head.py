@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_medsp.data.caseset import sets_named
-from inspect_medsp.record.grader import self_preference
-from inspect_medsp.record.read import MedspRun
+from inspect_medsp.data import sets_named
+from inspect_medsp.record import MedspRun, self_preference
 from inspect_medsp.report.analysis import RunHealth
 from inspect_medsp.report.groups import GroupSummary, by_set
 from inspect_medsp.report.section import Page, Section

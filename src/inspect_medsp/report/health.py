@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.data.scenarios import CASE_META_FIELDS
-from inspect_medsp.preflight.people import is_person
-from inspect_medsp.record.read import CLINICIAN, MedspRun, MedspSample
-from inspect_medsp.record.trajectory import ROLE_NAMES, ReplyHealth
+from inspect_medsp.data import CASE_META_FIELDS, COMPETENCIES
+from inspect_medsp.preflight import is_person
+from inspect_medsp.record import CLINICIAN, ROLE_NAMES, MedspRun, MedspSample, ReplyHealth
 from inspect_medsp.report.analysis import Analysis, RunHealth
 from inspect_medsp.report.files import Cell, Table, csv_file
 from inspect_medsp.report.groups import Key

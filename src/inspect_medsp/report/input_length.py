@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_medsp.record.read import MedspSample
+from inspect_medsp.record import MedspSample
 from inspect_medsp.report.analysis import Analysis, TokenBin
 from inspect_medsp.report.charts import legend, save, styles
 from inspect_medsp.report.files import Cell, ReportFile, Table, chart, csv_file

@@ -7,17 +7,15 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.score import KEYS
+from inspect_medsp.data import COMPETENCIES
+from inspect_medsp.record import KEYS, MedspSample
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.files import Cell, Table, csv_file
 from inspect_medsp.report.paper_table import paper_files
 from inspect_medsp.report.section import Page, Section
 from inspect_medsp.report.text import esc, pct, points, seconds, table, with_ci
-from inspect_medsp.scoring.clustered import MIN_CASES
-from inspect_medsp.scoring.metrics import case_of, mean_ci
-from inspect_medsp.stats.pairwise import OVERALL, Comparison
+from inspect_medsp.scoring import MIN_CASES, case_of, mean_ci
+from inspect_medsp.stats import OVERALL, Comparison
 
 
 def shared_macro(samples: Sequence[MedspSample], ids: set[str]) -> dict[str, float]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import html
 
-from markdown_it import MarkdownIt
-
 PAGE = """<!doctype html>
 <html lang="en">
 <head>
@@ -29,6 +27,10 @@ code {{ font-size: 0.85rem; }}
 
 
 def render_html(markdown: str, title: str = "MedSP competency-gap report") -> str:
-    """The Markdown report as one HTML page (raw HTML in log text is escaped, not run)."""
+    """The Markdown report as one HTML page (raw HTML in log text is escaped, not run).
+    markdown_it is the ``report`` extra's: imported here, so importing the report does not
+    need it."""
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     return PAGE.format(title=html.escape(title), body=md.render(markdown))

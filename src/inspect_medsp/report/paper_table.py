@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from inspect_medsp.data.caseset import sets_named
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES, sets_named
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.files import ReportFile, document
 from inspect_medsp.report.groups import GroupSummary

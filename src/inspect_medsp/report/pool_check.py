@@ -9,10 +9,9 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from inspect_medsp.record.read import MedspRun
+from inspect_medsp.record import MedspRun
 from inspect_medsp.report.text import points
-from inspect_medsp.stats.paired import ALPHA, paired_difference
-from inspect_medsp.stats.pairwise import OVERALL, scenario_values
+from inspect_medsp.stats import ALPHA, OVERALL, paired_difference, scenario_values
 
 
 def _epochs(run: MedspRun) -> int:

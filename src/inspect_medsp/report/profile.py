@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inspect_medsp.data.models import COMPETENCIES, COMPETENCY_NAMES
+from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.charts import MAX_INCHES, legend, save, styles, wrap
 from inspect_medsp.report.files import Cell, ReportFile, Table, chart, csv_file

@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel, Field
 
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.record.read import MedspRun
-from inspect_medsp.record.shards import ShardRecord, shard_folder
+from inspect_medsp.record import MedspRun, ShardRecord, shard_folder
 
 
 class ShardSetRefused(MedSPDataError):

@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.vocabulary import SPECIALTIES as KNOWN_SPECIALTIES
+from inspect_medsp.record import SPECIALTIES as KNOWN_SPECIALTIES
+from inspect_medsp.record import MedspSample
 from inspect_medsp.report.analysis import Analysis, SpecialtyScore
 from inspect_medsp.report.charts import (
     MAX_INCHES,

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.report.analysis import Analysis, StrategyCell
 from inspect_medsp.report.charts import save, wrap
 from inspect_medsp.report.files import Cell, ReportFile, Table, chart, csv_file

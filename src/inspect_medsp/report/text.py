@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from inspect_medsp.scoring.clustered import MIN_CASES
+from inspect_medsp.scoring import MIN_CASES
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*[]<>|"})
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from inspect_medsp.measure.capability import Capability, Column
-from inspect_medsp.record.score import HEADLINE_KEYS, KEYS, SCORER, ScoreValue
+from inspect_medsp.measure import Capability, Column
+from inspect_medsp.record import HEADLINE_KEYS, KEYS, SCORER, ScoreValue
 from inspect_medsp.scoring.scorer import medsp_rubric
 
 _EXTRA_LABELS = {

@@ -15,7 +15,7 @@ import statistics
 
 from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
 
-from inspect_medsp.record.score import FIGURES, ScoreMetadata, ScoreValue
+from inspect_medsp.record import FIGURES, ScoreMetadata, ScoreValue
 
 
 def flipped_items(epochs: list[Score]) -> int:

@@ -24,9 +24,8 @@ from typing import NamedTuple
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_medsp.data.models import BASELINE, COMPETENCIES
-from inspect_medsp.data.published import PUBLISHED_KEY
-from inspect_medsp.record.score import KEYS, ScoreValue
+from inspect_medsp.data import BASELINE, COMPETENCIES, PUBLISHED_KEY
+from inspect_medsp.record import KEYS, ScoreValue
 from inspect_medsp.scoring.clustered import MIN_CASES, clustered_ratio
 
 __all__ = ["MIN_CASES"]

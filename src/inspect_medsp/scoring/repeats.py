@@ -28,15 +28,9 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.util import collect
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.record.score import (
-    Conflict,
-    ConflictRecord,
-    ItemVerdict,
-    RepeatSummary,
-    Verdict,
-)
+from inspect_medsp.record import Conflict, ConflictRecord, ItemVerdict, RepeatSummary, Verdict
 
 REPEAT_TEMPERATURE = 1.0
 """The grader's temperature for repeats when none is given: repeats must be able to differ."""

@@ -15,14 +15,14 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from inspect_medsp.calls.generate import DEFAULT_JUDGE, Contract, generate_json
-from inspect_medsp.data.models import COMPETENCIES, Rubric, RubricItem
+from inspect_medsp.calls import DEFAULT_JUDGE, Contract, generate_json
+from inspect_medsp.data import COMPETENCIES, Rubric, RubricItem
 from inspect_medsp.measure import Kit, items_met
-from inspect_medsp.preflight.params import GRADER_ACCEPTED, Count, GraderParameters, Temperature
-from inspect_medsp.record.evidence import cited, encounter_lines
-from inspect_medsp.record.grader import GRADER_ROLE, grader_model
-from inspect_medsp.record.render import render_checklist, render_record
-from inspect_medsp.record.score import (
+from inspect_medsp.preflight import GRADER_ACCEPTED, Count, GraderParameters, Temperature
+from inspect_medsp.record import (
+    END_WORDS,
+    GRADER_ROLE,
+    GRADING_STOPPED,
     SCORE_SCHEMA,
     SCORER,
     Conflict,
@@ -30,10 +30,15 @@ from inspect_medsp.record.score import (
     ItemVerdict,
     ScoreMetadata,
     ScoreValue,
+    Trajectory,
     Verdict,
+    cited,
+    encounter_lines,
+    grader_model,
+    render_checklist,
+    render_record,
+    stoppable_grading,
 )
-from inspect_medsp.record.stop import GRADING_STOPPED, stoppable_grading
-from inspect_medsp.record.trajectory import END_WORDS, Trajectory
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Tally

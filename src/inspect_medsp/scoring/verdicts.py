@@ -32,11 +32,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data.models import COMPETENCIES, Competency, RubricItem
-from inspect_medsp.record.score import Conflict, MatchedBy, Reading, Verdict
-from inspect_medsp.record.vocabulary import MARKDOWN as _MARKDOWN
-from inspect_medsp.record.vocabulary import PUNCT as _PUNCT
-from inspect_medsp.record.vocabulary import normalise as normalise
+from inspect_medsp.data import COMPETENCIES, Competency, RubricItem
+from inspect_medsp.record import MARKDOWN as _MARKDOWN
+from inspect_medsp.record import PUNCT as _PUNCT
+from inspect_medsp.record import Conflict, MatchedBy, Reading, Verdict
 
 _REFERENCE = re.compile(
     r"^[\s*_`]*(?:(\[)\s*(\d+)\s*\]|#\s*(\d+)|item\s*#?\s*(\d+))(?!\d)"

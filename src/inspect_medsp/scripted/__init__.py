@@ -3,3 +3,9 @@
 It is not a model. It replays hand-written scripts (package data under ``scripts/``) so the
 whole pipeline, from encounter to checklist to report, runs with no network and no key.
 """
+
+from inspect_medsp.scripted.personas import PERSONAS, ContaminationPersona
+from inspect_medsp.scripted.provider import MODEL_NAME, ScriptedMedSP
+from inspect_medsp.scripted.recognise import plays
+
+__all__ = ["MODEL_NAME", "PERSONAS", "ContaminationPersona", "ScriptedMedSP", "plays"]

@@ -25,8 +25,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_medsp.data.dataset import load_records
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import SampleRecord, load_records
 from inspect_medsp.scripted.playback import ScriptPlayer
 
 SEEN_EVERYTHING = "seen-everything"

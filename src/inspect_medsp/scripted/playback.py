@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
 
-from inspect_medsp.calls.local import LocalModelAPI
+from inspect_medsp.calls import LocalModelAPI
 from inspect_medsp.tokens import estimate_tokens
 
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from inspect_medsp.record.replies import ActionStatus
+from inspect_medsp.record import ActionStatus
 from inspect_medsp.scripted.recognise import fold
 from inspect_medsp.scripted.scripts import ScenarioScript, load_scripts
 

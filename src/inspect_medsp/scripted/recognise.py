@@ -19,8 +19,7 @@ from typing import Literal
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 
 from inspect_medsp._inspect import sample_active
-from inspect_medsp.data.dataset import load_records
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import SampleRecord, load_records
 from inspect_medsp.errors import MedSPDataError
 
 ScriptedRole = Literal["clinician", "patient", "environment", "grader", "auditor"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
-from inspect_medsp.record.evidence import LABELS, clip
+from inspect_medsp.record import LABELS, clip
 from inspect_medsp.scripted.readings import readings, turn_actions
 from inspect_medsp.scripted.recognise import Call, NoScriptError, fold
 from inspect_medsp.scripted.scripts import ScenarioScript, load_scripts

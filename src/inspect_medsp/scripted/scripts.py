@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from inspect_medsp.data.models import Competency
-from inspect_medsp.record.replies import ActionStatus
+from inspect_medsp.data import Competency
+from inspect_medsp.record import ActionStatus
 
 SCRIPTS_PACKAGE = "inspect_medsp.scripted"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import SampleRecord
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.record.vocabulary import SPECIALTIES
+from inspect_medsp.record import SPECIALTIES
 
 logger = logging.getLogger("inspect_medsp")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from inspect_medsp.record.vocabulary import SPECIALTIES
+from inspect_medsp.record import SPECIALTIES
 
 _ALIASES: dict[str, str] = {
     "paediatrics": "Pediatrics",

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from inspect_medsp.calls.generate import Contract
-from inspect_medsp.record.vocabulary import SPECIALTIES
+from inspect_medsp.calls import Contract
+from inspect_medsp.record import SPECIALTIES
 from inspect_medsp.specialty.labels import canonical
 
 

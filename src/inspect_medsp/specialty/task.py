@@ -19,15 +19,19 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel, Field
 
-from inspect_medsp.calls.generate import generate_json
+from inspect_medsp.calls import generate_json
 from inspect_medsp.commandline import unknown_parameter
-from inspect_medsp.data.dataset import logger, select_ids
-from inspect_medsp.data.scenarios import PacketError, discover_scenario_ids, read_packet
-from inspect_medsp.data.sources import resolve_scenario_root
+from inspect_medsp.data import (
+    PacketError,
+    discover_scenario_ids,
+    logger,
+    read_packet,
+    resolve_scenario_root,
+    select_ids,
+)
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
-from inspect_medsp.preflight.context import run_context, said_at_load
-from inspect_medsp.preflight.models import SCRIPTED_MODEL
-from inspect_medsp.record.vocabulary import SPECIALTIES
+from inspect_medsp.preflight import SCRIPTED_MODEL, run_context, said_at_load
+from inspect_medsp.record import SPECIALTIES
 from inspect_medsp.specialty.reply import SPECIALTY
 from inspect_medsp.templates import render
 

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inspect_medsp.scoring.clustered import MIN_CASES
+from inspect_medsp.scoring import MIN_CASES
 from inspect_medsp.stats.pairtest import paired_test
 from inspect_medsp.stats.power import ALPHA, NO_SPREAD, POWER, holm, mdd
 from inspect_medsp.stats.signflip import EXACT_CASES, PERMUTATIONS, SEED, smallest_p

@@ -24,8 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inspect_medsp.scoring.clustered import MIN_CASES, small_samples
-from inspect_medsp.scoring.tdist import t_quantile, t_sf_two_sided
+from inspect_medsp.scoring import MIN_CASES, small_samples, t_quantile, t_sf_two_sided
 from inspect_medsp.stats.power import ALPHA, NO_SPREAD
 from inspect_medsp.stats.signflip import PERMUTATIONS, SEED, sign_flip
 

@@ -16,10 +16,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.score import KEYS
-from inspect_medsp.scoring.clustered import MIN_CASES
-from inspect_medsp.scoring.metrics import case_of
+from inspect_medsp.record import KEYS, MedspSample
+from inspect_medsp.scoring import MIN_CASES, case_of
 from inspect_medsp.stats.paired import ALPHA, Paired, Pairing, holm, paired_differences
 from inspect_medsp.stats.power import NO_SPREAD as SPREAD_FLOOR
 

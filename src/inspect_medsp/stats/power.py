@@ -16,8 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from inspect_medsp.scoring.clustered import MIN_CASES
-from inspect_medsp.scoring.tdist import t_quantile
+from inspect_medsp.scoring import MIN_CASES, t_quantile
 
 ALPHA = 0.05
 POWER = 0.80

@@ -17,12 +17,9 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, get_model
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from inspect_medsp.calls.generate import RoleResult, generate_json
-from inspect_medsp.encounter.roles import CLINICIAN
-from inspect_medsp.encounter.solver import ClinicianPolicy
-from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.strategy_log import BestOfNTurn, Candidate, Selection
-from inspect_medsp.record.task import StrategySettings
+from inspect_medsp.calls import RoleResult, generate_json
+from inspect_medsp.encounter import CLINICIAN, ClinicianPolicy
+from inspect_medsp.record import BestOfNTurn, Candidate, ClinicianReply, Selection, StrategySettings
 from inspect_medsp.strategies.common import (
     ContextFull,
     Ledger,

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from inspect_ai.solver import TaskState
 
-from inspect_medsp.encounter.solver import ClinicianPolicy
-from inspect_medsp.record.task import StrategySettings
+from inspect_medsp.encounter import ClinicianPolicy
+from inspect_medsp.record import StrategySettings
 from inspect_medsp.strategies.best_of_n import best_of_n_policy
 from inspect_medsp.strategies.medagents import medagents_policy
 

@@ -24,14 +24,17 @@ from inspect_ai.model import (
 from inspect_ai.solver import TaskState
 from inspect_ai.util import span
 
-from inspect_medsp.calls.generate import CUT_OFF, STOPPED, RoleResult, stopped_result
-from inspect_medsp.calls.replies import strip_reasoning
-from inspect_medsp.encounter.roles import CLINICIAN
+from inspect_medsp.calls import CUT_OFF, STOPPED, RoleResult, stopped_result, strip_reasoning
+from inspect_medsp.encounter import CLINICIAN
 from inspect_medsp.jsonreply import NotJSONError, extract_json_object
-from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.strategy_log import CallSpend, Draft, StrategyStep
-from inspect_medsp.record.task import StrategySettings
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record import (
+    CallSpend,
+    ClinicianReply,
+    Draft,
+    StrategySettings,
+    StrategyStep,
+    Trajectory,
+)
 from inspect_medsp.templates import render
 
 T = TypeVar("T")

@@ -6,13 +6,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Sequence
 
-from inspect_medsp.data.models import (
-    ROLES,
-    Packets,
-    SampleRecord,
-    Substitution,
-    VariantPlay,
-)
+from inspect_medsp.data import ROLES, Packets, SampleRecord, Substitution, VariantPlay
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.variants.spec import Replacement, VariantSpec
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 
-from inspect_medsp.data.models import BASELINE
+from inspect_medsp.data import BASELINE
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.variants.spec import VariantSpec, read_variant
 

@@ -23,12 +23,17 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from inspect_medsp.data.models import Rubric, SampleRecord
-from inspect_medsp.encounter.texts import PACKAGE as ENCOUNTER
-from inspect_medsp.encounter.texts import patient_opening
-from inspect_medsp.record.render import render_checklist, render_record
-from inspect_medsp.record.task import StrategySettings
-from inspect_medsp.record.trajectory import INITIAL_LABEL, INITIAL_STATUS, Trajectory
+from inspect_medsp.data import Rubric, SampleRecord
+from inspect_medsp.encounter import PACKAGE as ENCOUNTER
+from inspect_medsp.encounter import patient_opening
+from inspect_medsp.record import (
+    INITIAL_LABEL,
+    INITIAL_STATUS,
+    StrategySettings,
+    Trajectory,
+    render_checklist,
+    render_record,
+)
 from inspect_medsp.templates import render
 from inspect_medsp.tokens import (
     CACHE_MIN_TOKENS,

@@ -18,10 +18,9 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import SampleRecord
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.record.shards import Shard, ShardRecord
-from inspect_medsp.record.task import StrategySettings
+from inspect_medsp.record import Shard, ShardRecord, StrategySettings
 from inspect_medsp.workload.model import estimate_records
 
 

@@ -7,8 +7,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 
 from inspect_medsp.measure import Capability, Column
-from inspect_medsp.record.numbering import numbered_names
-from inspect_medsp.record.read import reduced_samples
+from inspect_medsp.record import numbered_names, reduced_samples
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.scorer import medsp_workup
 from inspect_medsp.workup.section import WORKUP

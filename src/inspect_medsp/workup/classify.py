@@ -14,9 +14,9 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser, Model
 from pydantic import BaseModel, Field, field_validator
 
-from inspect_medsp.calls.generate import Contract, generate_json
-from inspect_medsp.orders.categories import CATEGORIES, CATEGORY_NAMES, decide
-from inspect_medsp.record.trajectory import ActionRecord
+from inspect_medsp.calls import Contract, generate_json
+from inspect_medsp.orders import CATEGORIES, CATEGORY_NAMES, decide
+from inspect_medsp.record import ActionRecord
 
 
 class Categories(BaseModel):

@@ -6,8 +6,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record.replies import ActionStatus
-from inspect_medsp.record.result import ScorerResult
+from inspect_medsp.record import ActionStatus, ScorerResult
 
 WORKUP_SCORER = "medsp_workup"
 

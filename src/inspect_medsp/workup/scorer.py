@@ -22,13 +22,9 @@ from pydantic import BaseModel, ConfigDict
 
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.measure import Kit
-from inspect_medsp.orders.categories import decide
-from inspect_medsp.orders.mark import category_name, money
-from inspect_medsp.orders.prices import PriceTable, load_prices
-from inspect_medsp.record.numbering import unnumbered
-from inspect_medsp.record.result import latest
-from inspect_medsp.record.score import SCORER as RUBRIC_SCORER
-from inspect_medsp.record.score import ScoreMetadata, Verdict
+from inspect_medsp.orders import PriceTable, category_name, decide, load_prices, money
+from inspect_medsp.record import SCORER as RUBRIC_SCORER
+from inspect_medsp.record import ScoreMetadata, Verdict, latest, unnumbered
 from inspect_medsp.workup.classify import classify_orders
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.tally import tally

@@ -11,12 +11,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record.evidence import fold
-from inspect_medsp.record.read import MedspSample
+from inspect_medsp.record import MedspSample, fold
 from inspect_medsp.report import Analysis
-from inspect_medsp.scoring.clustered import clustered_ratio
-from inspect_medsp.stats.paired import Paired, Pairing, paired_differences
-from inspect_medsp.stats.power import holm
+from inspect_medsp.scoring import clustered_ratio
+from inspect_medsp.stats import Paired, Pairing, holm, paired_differences
 from inspect_medsp.workup.result import Workup
 
 

@@ -8,10 +8,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from inspect_medsp.orders.prices import PriceTable
-from inspect_medsp.record.evidence import LABELS, NO_EVIDENCE, Line, encounter_lines, fold, source
-from inspect_medsp.record.score import Verdict
-from inspect_medsp.record.trajectory import ActionRecord, Trajectory
+from inspect_medsp.orders import PriceTable
+from inspect_medsp.record import (
+    LABELS,
+    NO_EVIDENCE,
+    ActionRecord,
+    Line,
+    Trajectory,
+    Verdict,
+    encounter_lines,
+    fold,
+    source,
+)
 from inspect_medsp.workup.result import Order, Workup
 
 _WHOSE = {label: whose for whose, label in LABELS.items()}
