@@ -29,6 +29,7 @@ from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.data.models import BASELINE, SampleRecord
 from inspect_medsp.data.published import PUBLISHED_KEY
 from inspect_medsp.data.scenarios import CASE_META_FIELDS
+from inspect_medsp.record import sample_files
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
 from inspect_medsp.record.result import ScorerResult, result_of, unscored_of
 from inspect_medsp.record.score import KEYS, SCORER, ItemVerdict, ScoreMetadata, ScoreValue
@@ -46,7 +47,7 @@ R = TypeVar("R", bound=ScorerResult)
 HEAVY_FIELDS = frozenset({"messages", "events", "attachments"})
 """Sample fields a reader rarely needs (the bulk of a log); ``events`` are read on request."""
 
-CLINICIAN = "clinician"
+CLINICIAN = sample_files.CLINICIAN
 """The name of the model without a role (the model under test) in per-role counts."""
 
 NOT_SCORED = "no_score"
@@ -352,6 +353,9 @@ class MedspRun(BaseModel):
     epochs: int | None = None
     """The epochs the eval was run with (``--epochs``; None when its header has none)."""
     samples: list[MedspSample] = Field(default_factory=list)
+    digests: dict[str, Any] = Field(default_factory=dict, exclude=True)
+    """What a reader asked to be made of each sample while the log was parsed (the report's
+    sections, by name: see ``report.collect``), before the parts it needed were dropped."""
 
     @property
     def name(self) -> str:
@@ -433,9 +437,7 @@ def _medsp_score(score: Score, metadata: ScoreMetadata) -> MedspScore:
 def read_sample(sample: EvalSample) -> MedspSample:
     """The typed view of one logged sample."""
     score = (sample.scores or {}).get(SCORER)
-    medsp_score = (
-        None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
-    )
+    medsp_score = None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
     store = dict(sample.store or {})
     return MedspSample(
         id=str(sample.id),
@@ -572,22 +574,25 @@ class ParsedLog(NamedTuple):
     samples: list[dict[str, Any]] | None
     """None: not a local ``.eval`` zip (read with Inspect's reader when typed)."""
     events: bool = False
+    digests: Mapping[str, Any] | None = None
+    """What was made of the parsed samples before they were typed (``MedspRun.digests``)."""
 
 
-def parse_log(path: str | Path, *, events: bool = False, lean: bool = False) -> ParsedLog:
+def parse_log(
+    path: str | Path, *, events: bool = False, lean: bool = False, records: bool = False
+) -> ParsedLog:
     """The first half of :func:`read_log`: the header and every sample's JSON (the half that
-    a worker process can do: what it returns is plain data).
+    a worker process can do: what it returns is plain data). ``records``: a lean read keeps
+    each scenario's record (see ``record.sample_files.sample_dicts``).
 
     Raises:
         NotMedSP: The log is an Inspect log of some other task.
     """
-    from inspect_medsp.record.sample_files import sample_dicts
-
     header = read_eval_log(str(path), header_only=True)
     if task_metadata(header) is None:
         raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
-    return ParsedLog(str(path), header, sample_dicts(str(path), header, events=events, lean=lean),
-                     events)  # fmt: skip
+    found = sample_files.sample_dicts(str(path), header, events=events, lean=lean, records=records)
+    return ParsedLog(str(path), header, found, events)
 
 
 def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
@@ -604,7 +609,7 @@ def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
         run = run_of(parsed.header, samples, require_scores=require_scores)
     else:
         run = _run(parsed.header, [sample_of(d) for d in parsed.samples], require_scores)
-    return run.model_copy(update={"path": parsed.path})
+    return run.model_copy(update={"path": parsed.path, "digests": dict(parsed.digests or {})})
 
 
 def sample_of(data: Mapping[str, Any]) -> MedspSample:
@@ -612,9 +617,7 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
     without validating the parts the view does not keep: messages, events, attachments)."""
     scores = {k: Score.model_validate(v) for k, v in (data.get("scores") or {}).items()}
     score = scores.get(SCORER)
-    medsp_score = (
-        None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
-    )
+    medsp_score = None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
     lean = bool(data.get(LEAN_MARK))
     if score is not None and lean:  # the typed score keeps the items
         kept = {k: v for k, v in (score.metadata or {}).items() if k in LEAN_RAW}
@@ -635,7 +638,7 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
         role_usage={
             k: ModelUsage.model_validate(v) for k, v in (data.get("role_usage") or {}).items()
         },
-        calls=_event_calls(events) if events else None,
+        calls=sample_files.model_calls(events) if events else data.get("calls"),
         scores=scores,
     )
     if lean:
@@ -644,15 +647,6 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
             None if encounter is None else RecordedEncounter.model_validate(encounter)
         )
     return sample
-
-
-def _event_calls(events: Iterable[Mapping[str, Any]]) -> dict[str, int]:
-    calls: dict[str, int] = {}
-    for event in events:
-        if event.get("event") == "model":
-            key = event.get("role") or CLINICIAN
-            calls[key] = calls.get(key, 0) + 1
-    return calls
 
 
 def _metrics(log: EvalLog) -> dict[str, float] | None:

@@ -12,7 +12,7 @@ from inspect_medsp.report.collect import collect
 from inspect_medsp.report.findings import Analysis, analyse
 from inspect_medsp.report.page import render_html
 from inspect_medsp.report.problem import Problem
-from inspect_medsp.report.section import Section, render_markdown, report_files
+from inspect_medsp.report.section import Section, digests, render_markdown, report_files
 
 FORMATS = ("md", "html")
 INSTALL_HINT = "matplotlib is needed for the charts: pip install 'inspect-medsp[report]'"
@@ -54,7 +54,7 @@ def write_report(
     except ImportError as err:
         raise ImportError(INSTALL_HINT) from err
 
-    runs, problems = collect(inputs)
+    runs, problems = collect(inputs, digests(sections))
     result = ReportResult(problems=problems)
     if not runs:
         return result

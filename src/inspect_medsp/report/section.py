@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from inspect_medsp.record.read import ParsedLog
 from inspect_medsp.report.findings import Analysis
 
 FileKind = Literal["chart", "paper", "table", "own"]
@@ -85,6 +86,14 @@ class Section(BaseModel):
     """Whether it has something to show (no text otherwise; its files are still named)."""
     files: Callable[[Analysis], list[ReportFile]] = _no_files
     """The files it writes for this analysis (only those it has data for)."""
+    digest: Callable[[ParsedLog], object] | None = None
+    """What it makes of each log while the log is parsed, from what the report's read then
+    drops (``report.collect.Digest``; found in ``MedspRun.digests`` under its name)."""
+
+
+def digests(sections: Sequence[Section]) -> dict[str, Callable[[ParsedLog], object]]:
+    """What the sections make of each log as it is read, by section name."""
+    return {s.name: s.digest for s in sections if s.digest is not None}
 
 
 def report_files(analysis: Analysis, sections: Sequence[Section]) -> list[ReportFile]:
@@ -112,4 +121,3 @@ def render_markdown(
     page = Page(analysis=analysis, charts=charts, files=found)
     lines = [line for s in sections if s.shows(analysis) for line in s.text(page)]
     return "\n".join(lines) + "\n"
-
