@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
+from sys import intern
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from inspect_ai.log import (
@@ -22,7 +23,7 @@ from inspect_ai.log import (
 )
 from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from inspect_medsp.data.caseset import CaseSet, published_set
 from inspect_medsp.data.dataset import METADATA_KEY
@@ -63,6 +64,28 @@ LEAN_RAW = frozenset({"rescored", "usage"})
 LEAN_MARK = "lean"
 """Set on a sample's JSON by a lean read (``record.sample_files``), with its encounter's
 counts under ``encounter``."""
+
+
+ItemRow = tuple[int, str, str, bool, bool, str, bool, tuple[bool | None, ...], float]
+"""A rubric item of a lean read (which has no evidence): its verdict's number, competency,
+text, met, judged, matched_by, conflict, votes and flip_rate, validated as an
+:class:`ItemVerdict` first, its texts shared with every other log's same text. A full-set
+sweep holds some 200,000 items: as typed objects they were most of the report's memory."""
+
+
+def _item_row(item: ItemVerdict) -> ItemRow:
+    return (
+        item.number, intern(item.competency), intern(item.text), item.met, item.judged,
+        intern(item.matched_by), item.conflict, tuple(item.votes), item.flip_rate,
+    )  # fmt: skip
+
+
+def _item_of(row: ItemRow) -> ItemVerdict:
+    number, competency, text, met, judged, matched_by, conflict, votes, flip_rate = row
+    return ItemVerdict.model_construct(
+        number=number, competency=competency, text=text, met=met, judged=judged,
+        matched_by=matched_by, conflict=conflict, votes=list(votes), flip_rate=flip_rate,
+    )  # fmt: skip
 
 
 class NotMedSP(ValueError):
@@ -114,15 +137,32 @@ class TurnTiming(BaseModel):
     clinician_seconds: float | None = None
 
 
+TurnRow = tuple[bool, float | None]
+"""A recorded turn as the report reads it: refused, and the clinician's seconds."""
+
+
 class RecordedEncounter(BaseModel):
     """What the per-sample properties read of the store's Trajectory, as plain data (its
-    turns' words are not validated: the report counts turns and times them)."""
+    turns' words are not validated: the report counts turns and times them). Each turn is
+    validated as a :class:`TurnTiming` and kept as a :data:`TurnRow` (a full-set sweep holds
+    some 90,000 turns)."""
 
-    turns: list[TurnTiming] = Field(default_factory=list)
+    turns: tuple[TurnRow, ...] = ()
     end: EndReason = "running"
     health: dict[str, ReplyHealth] = Field(
         default_factory=lambda: {str(r): ReplyHealth() for r in ROLE_NAMES}
     )
+
+    @field_validator("turns", mode="before")
+    @classmethod
+    def _rows(cls, turns: Any) -> Any:
+        if not isinstance(turns, list | tuple):
+            return turns
+        rows = []
+        for turn in turns:
+            t = turn if isinstance(turn, TurnTiming) else TurnTiming.model_validate(turn)
+            rows.append((t.refused, t.clinician_seconds))
+        return rows
 
     @classmethod
     def of(cls, store: Mapping[str, Any]) -> RecordedEncounter | None:
@@ -166,6 +206,8 @@ class MedspSample(BaseModel):
     probes', any other scorer's); read a scorer's typed result with :meth:`result`."""
     _recorded: RecordedEncounter | Literal[False] | None = PrivateAttr(default=False)
     """The encounter's counts, read from the store when first asked for (False: not yet)."""
+    _item_rows: tuple[ItemRow, ...] | None = PrivateAttr(default=None)
+    """A lean read's rubric items, validated and kept as rows (None: in ``score``)."""
 
     @cached_property
     def trajectory(self) -> Trajectory | None:
@@ -260,8 +302,13 @@ class MedspSample(BaseModel):
 
     @property
     def items(self) -> list[ItemVerdict]:
-        """The rubric items' verdicts of a scored sample."""
-        return self.score.metadata.items if self.score is not None and self.scored else []
+        """The rubric items' verdicts of a scored sample (a lean read keeps them as rows and
+        makes them anew on each call: see :data:`ItemRow`)."""
+        if self.score is None or not self.scored:
+            return []
+        if self._item_rows is not None:
+            return [_item_of(row) for row in self._item_rows]
+        return self.score.metadata.items
 
     @property
     def unjudged(self) -> int:
@@ -289,14 +336,14 @@ class MedspSample(BaseModel):
     @property
     def refused_turns(self) -> int:
         """Clinician turns its provider refused (content filter)."""
-        return sum(t.refused for t in self._encounter.turns) if self._encounter else 0
+        return sum(refused for refused, _ in self._encounter.turns) if self._encounter else 0
 
     @property
     def turn_seconds(self) -> list[float]:
         """Seconds the clinician took for each recorded turn that has a time (a person's
         thinking time for ``medsp/human``, the model calls' time for a model)."""
-        turns = self._encounter.turns if self._encounter is not None else []
-        return [t.clinician_seconds for t in turns if t.clinician_seconds is not None]
+        turns = self._encounter.turns if self._encounter is not None else ()
+        return [seconds for _, seconds in turns if seconds is not None]
 
     @property
     def health(self) -> dict[str, ReplyHealth]:
@@ -646,6 +693,9 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
         sample._recorded = (
             None if encounter is None else RecordedEncounter.model_validate(encounter)
         )
+        if medsp_score is not None and medsp_score.metadata.items:
+            sample._item_rows = tuple(map(_item_row, medsp_score.metadata.items))
+            medsp_score.metadata.items = []
     return sample
 
 

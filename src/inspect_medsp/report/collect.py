@@ -168,7 +168,8 @@ def read_all(
                     pool.submit(_parse_or_say, path, digests): i for i, path in enumerate(paths)
                 }
                 for future in as_completed(futures):
-                    found[futures[future]] = _typed_or_say(future.result())
+                    # typed, and its JSON let go of (the future holds it), as each arrives
+                    found[futures.pop(future)] = _typed_or_say(future.result())
                     advance()
     return [found[i] for i in range(len(paths))]
 
