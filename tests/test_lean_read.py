@@ -28,6 +28,8 @@ def test_a_lean_read_gives_the_report_what_a_full_read_gives(demo_log: EvalLog) 
     assert sum(len(s.items) for s in lean) > 0
     for a, b in zip(full, lean, strict=True):
         assert [i.model_copy(update={"evidence": ""}) for i in a.items] == b.items, a.id
+        assert [list(i.model_dump()) for i in a.items] == [list(i.model_dump()) for i in b.items]
+        assert b.item_count == len(b.items) == len(a.items)
         assert (a.recorded_turns, a.refused_turns, a.turn_seconds, a.end, a.health) == (
             b.recorded_turns, b.refused_turns, b.turn_seconds, b.end, b.health
         )  # fmt: skip
