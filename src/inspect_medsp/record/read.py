@@ -690,6 +690,13 @@ def parse_log(
     return ParsedLog(str(path), header, found, events)
 
 
+def drop_records(parsed: ParsedLog) -> None:
+    """Drop the scenario records a parse kept (``parse_log(records=True)``) from its samples,
+    as a lean read has none."""
+    for sample in parsed.samples or []:
+        sample["metadata"].pop(METADATA_KEY, None)
+
+
 def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
     """The second half of :func:`read_log`: the typed run of a parsed log.
 

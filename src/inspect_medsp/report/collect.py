@@ -13,11 +13,11 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs
 
-from inspect_medsp.data.dataset import METADATA_KEY
 from inspect_medsp.record.read import (
     MedspRun,
     NotMedSP,
     ParsedLog,
+    drop_records,
     parse_log,
     parsed_run,
     read_log,
@@ -132,8 +132,7 @@ def _digested(parsed: ParsedLog, digests: Mapping[str, Digest]) -> dict[str, obj
             made[name] = digest(parsed)
         except Exception:
             continue
-    for sample in parsed.samples or []:
-        sample["metadata"].pop(METADATA_KEY, None)
+    drop_records(parsed)
     return made
 
 
