@@ -108,6 +108,10 @@ def _item_of(row: ItemRow) -> ItemVerdict:
     return item
 
 
+_LAST_ITEMS: dict[int, tuple[tuple[ItemRow, ...], list[ItemVerdict]]] = {}
+"""The items last made from rows (under 0), with the rows they were made from."""
+
+
 class NotMedSP(ValueError):
     """A readable Inspect log that is not a MedSP run."""
 
@@ -343,12 +347,19 @@ class MedspSample(BaseModel):
     @property
     def items(self) -> list[ItemVerdict]:
         """The rubric items' verdicts of a scored sample (a lean read keeps them as rows and
-        makes them anew on each call: see :data:`ItemRow`)."""
+        makes them when asked: see :data:`ItemRow`; the same list while no other sample's
+        items are asked for, as a reader often asks for one sample's items several times)."""
         if self.score is None or not self.scored:
             return []
-        if self._item_rows is not None:
-            return [_item_of(row) for row in self._item_rows]
-        return self.score.metadata.items
+        rows = self._item_rows
+        if rows is None:
+            return self.score.metadata.items
+        last = _LAST_ITEMS.get(0)
+        if last is not None and last[0] is rows:
+            return last[1]
+        made = [_item_of(row) for row in rows]
+        _LAST_ITEMS[0] = (rows, made)
+        return made
 
     @property
     def item_count(self) -> int:
