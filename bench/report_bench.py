@@ -3,7 +3,8 @@ reading the logs, analysing them and writing the report, and for ``medsp-report 
 
 Usage (from the repository root)::
 
-    python -m bench.report_bench [--logs 5] [--folder DIR] [--before OTHER/src]
+    python -m bench.report_bench [--logs 5] [--folder DIR [--reuse]] [--before OTHER/src]
+        [--keep DIR]
 
 It writes ``--logs`` full-size synthetic logs (``bench.synthetic_logs``: 1,548 scenarios from
 595 cases, one epoch, each sample a copy of a real sample with its encounter record, messages,
@@ -15,7 +16,8 @@ in a fresh process for this checkout's code and, with ``--before``, for another 
         python -m bench.report_bench --before /tmp/medsp-main/src
 
 CPU time counts the report's worker processes too; peak memory is the largest resident set of
-the report's own process and, apart, of its largest worker.
+the report's own process (after each phase, and overall) and, apart, of its largest worker.
+``--keep DIR`` keeps each code's report (``DIR/after``, ``DIR/before``) to compare them.
 """
 
 from __future__ import annotations
@@ -54,24 +56,32 @@ except ImportError:  # a tree from before the report's face exported them (--bef
     from inspect_medsp.report.collect import collect
     from inspect_medsp.report.findings import analyse
     from inspect_medsp.report.section import render_markdown, report_files
+import inspect_medsp.report.section as section
 
 folder, out = sys.argv[1], Path(sys.argv[2])
 out.mkdir(parents=True, exist_ok=True)
+# what the sections make of each log while it is read, as write_report asks (older code: none)
+digests = section.digests(SECTIONS) if hasattr(section, "digests") else None
 phases = {}
+peaks = {}
 wall, cpu = now()
-runs, problems = collect([folder])
+runs, problems = collect([folder], digests) if digests else collect([folder])
 assert runs and not problems, problems
 w, c = now(); phases["read"] = (w - wall, c - cpu); wall, cpu = w, c
+peaks["read"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 analysis = analyse(runs, problems)
 w, c = now(); phases["analyse"] = (w - wall, c - cpu); wall, cpu = w, c
+peaks["analyse"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 files = report_files(analysis, SECTIONS)
 for file in files:
     file.write(out / file.name)
 (out / "report.md").write_text(render_markdown(analysis, SECTIONS, files=files))
 w, c = now(); phases["write"] = (w - wall, c - cpu)
+peaks["write"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({
     "code": inspect_medsp.__file__,
     "phases": phases,
+    "peaks": peaks,
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
     "logs": len(runs),
@@ -103,9 +113,11 @@ def _env(src: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(src)}
 
 
-def report(src: Path, folder: Path) -> dict[str, object]:
-    """The report's phases on ``folder`` with the code in ``src``, in a fresh process."""
-    with tempfile.TemporaryDirectory() as out:
+def report(src: Path, folder: Path, keep: Path | None = None) -> dict[str, object]:
+    """The report's phases on ``folder`` with the code in ``src``, in a fresh process (the
+    report written into ``keep`` when given, else into a folder deleted afterwards)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = str(keep or scratch)
         done = subprocess.run(
             [sys.executable, "-c", DRIVER, str(folder), out],
             env=_env(src),
@@ -147,13 +159,16 @@ def plan(src: Path, logs: list[Path]) -> tuple[float, float, float]:
 def _row(name: str, found: dict[str, object]) -> list[str]:
     phases = found["phases"]
     assert isinstance(phases, dict)
+    peaks = found.get("peaks") or {}
+    assert isinstance(peaks, dict)
     lines = []
     total_wall = total_cpu = 0.0
     for phase in ("read", "analyse", "write"):
         wall, cpu = phases[phase]
         total_wall += wall
         total_cpu += cpu
-        lines.append(f"| {name} | {phase} | {wall:.1f} | {cpu:.1f} | |")
+        peak = f"{peaks[phase]:.0f} (so far)" if phase in peaks else ""
+        lines.append(f"| {name} | {phase} | {wall:.1f} | {cpu:.1f} | {peak} |")
     peak = f"{found['peak_mb']:.0f} (largest worker {found['worker_peak_mb']:.0f})"
     lines.append(f"| {name} | **all** | **{total_wall:.1f}** | **{total_cpu:.1f}** | {peak} |")
     return lines
@@ -166,6 +181,9 @@ def main() -> None:
     parser.add_argument("--before", default=None, metavar="SRC", help="another checkout's src")
     parser.add_argument(
         "--reuse", action="store_true", help="read the logs already in --folder (not written)"
+    )
+    parser.add_argument(
+        "--keep", default=None, metavar="DIR", help="write each code's report into DIR/<code>"
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -186,7 +204,8 @@ def main() -> None:
         ]
         plans = []
         for name, src in codes:
-            found = report(src, folder)
+            keep = Path(args.keep) / name if args.keep else None
+            found = report(src, folder, keep)
             print(f"{name}: medsp-report from {found['code']}", flush=True)
             lines += _row(name, found)
             print("\n".join(_row(name, found)), flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +12,13 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.estimate.bill import run_bill
+from inspect_medsp.estimate.bill import BILL, run_bill
 from inspect_medsp.estimate.cli import main
 from inspect_medsp.estimate.prices import load_prices
-from inspect_medsp.full_report import write_report
+from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.record.read import read_log
+from inspect_medsp.report.collect import collect
+from inspect_medsp.report.section import digests
 from inspect_medsp.scripted.recognise import demo_records
 from inspect_medsp.scripted.scripts import load_scripts
 from inspect_medsp.tokens import CHARS_PER_TOKEN
@@ -69,6 +72,24 @@ def test_report_shows_the_bill_next_to_the_estimate(scripted_log: EvalLog, tmp_p
     bill = run_bill(read_log(str(scripted_log.location), events=True), "demo")
     assert bill is not None
     assert f"{bill.roles['environment'].actual.input_tokens:,}" in rows["environment"]
+
+
+def test_the_bill_made_while_the_report_reads_is_the_bill_read_again(
+    scripted_log: EvalLog, tmp_path: Path
+) -> None:
+    # two logs, so they are parsed in worker processes on a machine with two cores
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for name in ("a.eval", "b.eval"):
+        shutil.copy(str(scripted_log.location), logs / name)
+    runs, problems = collect([logs], digests(SECTIONS))
+    assert len(runs) == 2 and not problems
+    again = run_bill(read_log(str(scripted_log.location), events=True), "")
+    assert again is not None and again.roles["clinician"].actual.calls
+    for run in runs:
+        assert run.digests[BILL.name] == again
+        # the records and events the bill read are not kept in the report's samples
+        assert all(s.metadata.record is None and s.store == {} for s in run.samples)
 
 
 def test_cli_prints_calls_tokens_and_cost_per_role(

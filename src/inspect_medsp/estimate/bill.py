@@ -5,17 +5,32 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.model import ModelUsage
+from inspect_ai.scorer import Score
 from pydantic import BaseModel, Field
 
-from inspect_medsp.record import CLINICIAN, MedspRun, MedspSample, StrategySettings, read_log
+from inspect_medsp.record import (
+    CLINICIAN,
+    MedspRun,
+    MedspSample,
+    ParsedLog,
+    StrategySettings,
+    TaskMetadata,
+    parse_log,
+    read_log,
+    sample_of,
+    task_metadata,
+)
 from inspect_medsp.report import Analysis, Section
 from inspect_medsp.workload import Assumptions, RoleEstimate, estimate_records
 
+NAME = "bill"
+"""The bill section's name (and its digest's, in ``MedspRun.digests``)."""
 ROW_ORDER = ("clinician", "patient", "environment", "grader")
 AUDITOR = "auditor"
 
@@ -102,13 +117,20 @@ def actual_usage(sample: MedspSample) -> dict[str, tuple[RoleEstimate, float | N
 
 def run_bill(run: MedspRun, name: str) -> RunBill | None:
     """The bill of a MedSP run read with its model events (``None`` when it has no samples)."""
-    max_turns = run.task_metadata.max_turns
-    if not run.samples or max_turns is None:
+    if not run.samples:
         return None
-    settings = StrategySettings.model_validate(run.task_metadata.strategy)
+    return _bill(run.task_metadata, run.samples, name)
+
+
+def _bill(metadata: TaskMetadata, samples: Iterable[MedspSample], name: str) -> RunBill | None:
+    """The bill of a run's samples, in the run's order (``None`` without a turn limit)."""
+    max_turns = metadata.max_turns
+    if max_turns is None:
+        return None
+    settings = StrategySettings.model_validate(metadata.strategy)
     roles: dict[str, RoleBill] = {}
     warm = False  # the roles' instructions are in the cache after the first scenario
-    for sample in run.samples:
+    for sample in samples:
         record = sample.metadata.record
         if record is None:
             continue
@@ -133,9 +155,37 @@ def run_bill(run: MedspRun, name: str) -> RunBill | None:
     return RunBill(run=name, max_turns=max_turns, roles=roles)
 
 
+def bill_digest(parsed: ParsedLog) -> RunBill | None:
+    """The bill of a parsed log (the report's read, with its model calls per role and its
+    scenarios' records; labelled ``""``): each sample typed as far as the bill reads it, one
+    at a time (a record is dropped when its sample is billed). What the bill section has
+    made while the report reads its logs (``report.collect.Digest``)."""
+    metadata = task_metadata(parsed.header)
+    if metadata is None or parsed.samples is None:
+        raise ValueError(f"{parsed.path}: not a MedSP log read from its zip")
+    if not parsed.samples:
+        return None
+    return _bill(metadata, (_billed(d) for d in parsed.samples), "")
+
+
+def _billed(data: Mapping[str, Any]) -> MedspSample:
+    """What the bill reads of a sample's JSON (see :func:`run_bill`): its record, usage, model
+    calls per role, recorded turns and the usage of scorings made after the eval."""
+    rescored = {
+        name: Score.model_validate(score)
+        for name, score in (data.get("scores") or {}).items()
+        if (score.get("metadata") or {}).get("rescored") is True
+    }
+    return sample_of({**data, "scores": rescored})
+
+
 def _bill_of(job: tuple[str, str]) -> RunBill | None:
     path, label = job
-    return run_bill(read_log(path, events=True), label)
+    parsed = parse_log(path, lean=True, events=True, records=True)
+    if parsed.samples is None:  # not a local zip: Inspect's reader
+        return run_bill(read_log(path, events=True), label)
+    bill = bill_digest(parsed)
+    return None if bill is None else bill.model_copy(update={"run": label})
 
 
 def bills_of(jobs: Sequence[tuple[str, str]]) -> list[RunBill | None]:
@@ -169,7 +219,15 @@ def bill_markdown(runs: Sequence[MedspRun]) -> list[str]:
         "",
     ]
     labels = [f"{r.model}, strategy {r.strategy}, judge {r.grader} (`{r.name}`)" for r in runs]
-    for bill in bills_of([(run.path, label) for run, label in zip(runs, labels, strict=True)]):
+    # made while the report read the logs (the bill section's digest); else read again here
+    jobs = zip(runs, labels, strict=True)
+    read = iter(bills_of([(r.path, label) for r, label in jobs if NAME not in r.digests]))
+    for run, label in zip(runs, labels, strict=True):
+        if NAME not in run.digests:
+            bill = next(read)
+        else:
+            made = run.digests[NAME]
+            bill = made.model_copy(update={"run": label}) if isinstance(made, RunBill) else None
         if bill is None:
             continue
         out += [
@@ -206,5 +264,8 @@ def _logs_on_disk(analysis: Analysis) -> bool:
 
 
 BILL = Section(
-    name="bill", shows=_logs_on_disk, text=lambda page: bill_markdown(page.analysis.runs)
+    name=NAME,
+    shows=_logs_on_disk,
+    text=lambda page: bill_markdown(page.analysis.runs),
+    digest=bill_digest,
 )

@@ -35,12 +35,15 @@ from inspect_medsp.record.read import (
     NotMedSP,
     ParsedLog,
     SampleMetadata,
+    drop_records,
     parse_log,
     parsed_run,
     read_log,
     reduced_samples,
     run_of,
+    sample_of,
     summary_sample,
+    task_metadata,
 )
 from inspect_medsp.record.render import render_checklist, render_record
 from inspect_medsp.record.replies import (
@@ -182,6 +185,7 @@ __all__ = [
     "cited",
     "clip",
     "default_grader",
+    "drop_records",
     "encounter_lines",
     "figures_of",
     "fold",
@@ -200,11 +204,13 @@ __all__ = [
     "rescore_number",
     "result_of",
     "run_of",
+    "sample_of",
     "self_preference",
     "shard_folder",
     "source",
     "stoppable_grading",
     "summary_sample",
+    "task_metadata",
     "unnumbered",
     "unscored_of",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
+from sys import intern
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from inspect_ai.log import (
@@ -22,7 +23,7 @@ from inspect_ai.log import (
 )
 from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import Score
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from inspect_medsp.data import (
     BASELINE,
@@ -33,6 +34,7 @@ from inspect_medsp.data import (
     SampleRecord,
     published_set,
 )
+from inspect_medsp.record import sample_files
 from inspect_medsp.record.grader import GRADER_ROLE, graders_named
 from inspect_medsp.record.result import ScorerResult, result_of, unscored_of
 from inspect_medsp.record.score import KEYS, SCORER, ItemVerdict, ScoreMetadata, ScoreValue
@@ -50,7 +52,7 @@ R = TypeVar("R", bound=ScorerResult)
 HEAVY_FIELDS = frozenset({"messages", "events", "attachments"})
 """Sample fields a reader rarely needs (the bulk of a log); ``events`` are read on request."""
 
-CLINICIAN = "clinician"
+CLINICIAN = sample_files.CLINICIAN
 """The name of the model without a role (the model under test) in per-role counts."""
 
 NOT_SCORED = "no_score"
@@ -66,6 +68,52 @@ LEAN_RAW = frozenset({"rescored", "usage"})
 LEAN_MARK = "lean"
 """Set on a sample's JSON by a lean read (``record.sample_files``), with its encounter's
 counts under ``encounter``."""
+
+
+ItemRow = tuple[int, str, str, bool, bool, str, bool, tuple[bool | None, ...], float]
+"""A rubric item of a lean read (which has no evidence): its verdict's number, competency,
+text, met, judged, matched_by, conflict, votes and flip_rate, validated as an
+:class:`ItemVerdict` first, its texts shared with every other log's same text. A full-set
+sweep holds some 200,000 items: as typed objects they were most of the report's memory."""
+
+
+def _item_row(item: ItemVerdict) -> ItemRow:
+    return (
+        item.number, intern(item.competency), intern(item.text), item.met, item.judged,
+        intern(item.matched_by), item.conflict, tuple(item.votes), item.flip_rate,
+    )  # fmt: skip
+
+
+_ITEM_KEYS = (
+    "number", "competency", "text", "met", "judged", "matched_by", "conflict", "votes",
+    "flip_rate",
+)  # fmt: skip
+_ITEM_FIELDS_SET = frozenset(_ITEM_KEYS)
+_ITEM_DEFAULTS = {
+    name: field.get_default(call_default_factory=True)
+    for name, field in ItemVerdict.model_fields.items()
+    if name not in _ITEM_FIELDS_SET
+}
+"""What a row leaves out (the evidence: empty)."""
+
+
+def _item_of(row: ItemRow) -> ItemVerdict:
+    """The verdict of a row, made as ``ItemVerdict.model_construct`` makes it (the row was
+    validated), in a fifth of its time: the report makes every item anew some five times."""
+    given = dict(zip(_ITEM_KEYS, row, strict=True))
+    given["votes"] = list(row[7])
+    fields = {name: given[name] if name in given else _ITEM_DEFAULTS[name]
+              for name in ItemVerdict.model_fields}  # fmt: skip
+    item = ItemVerdict.__new__(ItemVerdict)
+    object.__setattr__(item, "__dict__", fields)
+    object.__setattr__(item, "__pydantic_fields_set__", set(_ITEM_FIELDS_SET))
+    object.__setattr__(item, "__pydantic_extra__", None)
+    object.__setattr__(item, "__pydantic_private__", None)
+    return item
+
+
+_LAST_ITEMS: dict[int, tuple[tuple[ItemRow, ...], list[ItemVerdict]]] = {}
+"""The items last made from rows (under 0), with the rows they were made from."""
 
 
 class NotMedSP(ValueError):
@@ -117,15 +165,32 @@ class TurnTiming(BaseModel):
     clinician_seconds: float | None = None
 
 
+TurnRow = tuple[bool, float | None]
+"""A recorded turn as the report reads it: refused, and the clinician's seconds."""
+
+
 class RecordedEncounter(BaseModel):
     """What the per-sample properties read of the store's Trajectory, as plain data (its
-    turns' words are not validated: the report counts turns and times them)."""
+    turns' words are not validated: the report counts turns and times them). Each turn is
+    validated as a :class:`TurnTiming` and kept as a :data:`TurnRow` (a full-set sweep holds
+    some 90,000 turns)."""
 
-    turns: list[TurnTiming] = Field(default_factory=list)
+    turns: tuple[TurnRow, ...] = ()
     end: EndReason = "running"
     health: dict[str, ReplyHealth] = Field(
         default_factory=lambda: {str(r): ReplyHealth() for r in ROLE_NAMES}
     )
+
+    @field_validator("turns", mode="before")
+    @classmethod
+    def _rows(cls, turns: Any) -> Any:
+        if not isinstance(turns, list | tuple):
+            return turns
+        rows = []
+        for turn in turns:
+            t = turn if isinstance(turn, TurnTiming) else TurnTiming.model_validate(turn)
+            rows.append((t.refused, t.clinician_seconds))
+        return rows
 
     @classmethod
     def of(cls, store: Mapping[str, Any]) -> RecordedEncounter | None:
@@ -169,6 +234,12 @@ class MedspSample(BaseModel):
     probes', any other scorer's); read a scorer's typed result with :meth:`result`."""
     _recorded: RecordedEncounter | Literal[False] | None = PrivateAttr(default=False)
     """The encounter's counts, read from the store when first asked for (False: not yet)."""
+    _made: tuple[object, object, dict[str, float], dict[str, tuple[int, int]]] | None = PrivateAttr(
+        default=None
+    )
+    """The score and value that :meth:`_figures` last worked out, and what it found."""
+    _item_rows: tuple[ItemRow, ...] | None = PrivateAttr(default=None)
+    """A lean read's rubric items, validated and kept as rows (None: in ``score``)."""
 
     @cached_property
     def trajectory(self) -> Trajectory | None:
@@ -243,15 +314,31 @@ class MedspSample(BaseModel):
     @property
     def values(self) -> dict[str, float]:
         """Completion of ``overall`` and each competency the scenario's rubric has."""
-        value = self.score.value if self.score is not None else None
-        if value is None:
-            return {}
-        return {k: v for k in KEYS for v in [value.completion(k)] if v is not None}
+        return dict(self._figures()[0])
 
     @property
     def counts(self) -> dict[str, tuple[int, int]]:
         """Completed and total items, overall and per competency (from the value, else from
         the metadata of an older log)."""
+        return dict(self._figures()[1])
+
+    def _figures(self) -> tuple[dict[str, float], dict[str, tuple[int, int]]]:
+        """:attr:`values` and :attr:`counts`, worked out once for the score the sample has (a
+        report asks for them some 100,000 times on five full-set logs)."""
+        score = self.score
+        value = score.value if score is not None else None
+        made = self._made
+        if made is None or made[0] is not score or made[1] is not value:
+            made = self._made = (score, value, self._values(), self._counts())
+        return made[2], made[3]
+
+    def _values(self) -> dict[str, float]:
+        value = self.score.value if self.score is not None else None
+        if value is None:
+            return {}
+        return {k: v for k in KEYS for v in [value.completion(k)] if v is not None}
+
+    def _counts(self) -> dict[str, tuple[int, int]]:
         if self.score is None or self.score.value is None:
             return {}
         found: dict[str, tuple[int, int]] = {}
@@ -263,8 +350,28 @@ class MedspSample(BaseModel):
 
     @property
     def items(self) -> list[ItemVerdict]:
-        """The rubric items' verdicts of a scored sample."""
-        return self.score.metadata.items if self.score is not None and self.scored else []
+        """The rubric items' verdicts of a scored sample (a lean read keeps them as rows and
+        makes them when asked: see :data:`ItemRow`; the same list while no other sample's
+        items are asked for, as a reader often asks for one sample's items several times)."""
+        if self.score is None or not self.scored:
+            return []
+        rows = self._item_rows
+        if rows is None:
+            return self.score.metadata.items
+        last = _LAST_ITEMS.get(0)
+        if last is not None and last[0] is rows:
+            return last[1]
+        made = [_item_of(row) for row in rows]
+        _LAST_ITEMS[0] = (rows, made)
+        return made
+
+    @property
+    def item_count(self) -> int:
+        """How many rubric items a scored sample has (``len(items)``, without making them)."""
+        if self.score is None or not self.scored:
+            return 0
+        rows = self._item_rows
+        return len(rows) if rows is not None else len(self.score.metadata.items)
 
     @property
     def unjudged(self) -> int:
@@ -292,14 +399,14 @@ class MedspSample(BaseModel):
     @property
     def refused_turns(self) -> int:
         """Clinician turns its provider refused (content filter)."""
-        return sum(t.refused for t in self._encounter.turns) if self._encounter else 0
+        return sum(refused for refused, _ in self._encounter.turns) if self._encounter else 0
 
     @property
     def turn_seconds(self) -> list[float]:
         """Seconds the clinician took for each recorded turn that has a time (a person's
         thinking time for ``medsp/human``, the model calls' time for a model)."""
-        turns = self._encounter.turns if self._encounter is not None else []
-        return [t.clinician_seconds for t in turns if t.clinician_seconds is not None]
+        turns = self._encounter.turns if self._encounter is not None else ()
+        return [seconds for _, seconds in turns if seconds is not None]
 
     @property
     def health(self) -> dict[str, ReplyHealth]:
@@ -356,6 +463,9 @@ class MedspRun(BaseModel):
     epochs: int | None = None
     """The epochs the eval was run with (``--epochs``; None when its header has none)."""
     samples: list[MedspSample] = Field(default_factory=list)
+    digests: dict[str, Any] = Field(default_factory=dict, exclude=True)
+    """What a reader asked to be made of each sample while the log was parsed (the report's
+    sections, by name: see ``report.collect``), before the parts it needed were dropped."""
 
     @property
     def name(self) -> str:
@@ -437,9 +547,7 @@ def _medsp_score(score: Score, metadata: ScoreMetadata) -> MedspScore:
 def read_sample(sample: EvalSample) -> MedspSample:
     """The typed view of one logged sample."""
     score = (sample.scores or {}).get(SCORER)
-    medsp_score = (
-        None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
-    )
+    medsp_score = None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
     store = dict(sample.store or {})
     return MedspSample(
         id=str(sample.id),
@@ -576,22 +684,32 @@ class ParsedLog(NamedTuple):
     samples: list[dict[str, Any]] | None
     """None: not a local ``.eval`` zip (read with Inspect's reader when typed)."""
     events: bool = False
+    digests: Mapping[str, Any] | None = None
+    """What was made of the parsed samples before they were typed (``MedspRun.digests``)."""
 
 
-def parse_log(path: str | Path, *, events: bool = False, lean: bool = False) -> ParsedLog:
+def parse_log(
+    path: str | Path, *, events: bool = False, lean: bool = False, records: bool = False
+) -> ParsedLog:
     """The first half of :func:`read_log`: the header and every sample's JSON (the half that
-    a worker process can do: what it returns is plain data).
+    a worker process can do: what it returns is plain data). ``records``: a lean read keeps
+    each scenario's record (see ``record.sample_files.sample_dicts``).
 
     Raises:
         NotMedSP: The log is an Inspect log of some other task.
     """
-    from inspect_medsp.record.sample_files import sample_dicts
-
     header = read_eval_log(str(path), header_only=True)
     if task_metadata(header) is None:
         raise NotMedSP("not a MedSP log: its task metadata has no medsp_judge")
-    return ParsedLog(str(path), header, sample_dicts(str(path), header, events=events, lean=lean),
-                     events)  # fmt: skip
+    found = sample_files.sample_dicts(str(path), header, events=events, lean=lean, records=records)
+    return ParsedLog(str(path), header, found, events)
+
+
+def drop_records(parsed: ParsedLog) -> None:
+    """Drop the scenario records a parse kept (``parse_log(records=True)``) from its samples,
+    as a lean read has none."""
+    for sample in parsed.samples or []:
+        sample["metadata"].pop(METADATA_KEY, None)
 
 
 def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
@@ -608,7 +726,7 @@ def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
         run = run_of(parsed.header, samples, require_scores=require_scores)
     else:
         run = _run(parsed.header, [sample_of(d) for d in parsed.samples], require_scores)
-    return run.model_copy(update={"path": parsed.path})
+    return run.model_copy(update={"path": parsed.path, "digests": dict(parsed.digests or {})})
 
 
 def sample_of(data: Mapping[str, Any]) -> MedspSample:
@@ -616,9 +734,7 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
     without validating the parts the view does not keep: messages, events, attachments)."""
     scores = {k: Score.model_validate(v) for k, v in (data.get("scores") or {}).items()}
     score = scores.get(SCORER)
-    medsp_score = (
-        None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
-    )
+    medsp_score = None if score is None else _medsp_score(score, ScoreMetadata.read(score.metadata))
     lean = bool(data.get(LEAN_MARK))
     if score is not None and lean:  # the typed score keeps the items
         kept = {k: v for k, v in (score.metadata or {}).items() if k in LEAN_RAW}
@@ -639,7 +755,7 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
         role_usage={
             k: ModelUsage.model_validate(v) for k, v in (data.get("role_usage") or {}).items()
         },
-        calls=_event_calls(events) if events else None,
+        calls=sample_files.model_calls(events) if events else data.get("calls"),
         scores=scores,
     )
     if lean:
@@ -647,16 +763,10 @@ def sample_of(data: Mapping[str, Any]) -> MedspSample:
         sample._recorded = (
             None if encounter is None else RecordedEncounter.model_validate(encounter)
         )
+        if medsp_score is not None and medsp_score.metadata.items:
+            sample._item_rows = tuple(map(_item_row, medsp_score.metadata.items))
+            medsp_score.metadata.items = []
     return sample
-
-
-def _event_calls(events: Iterable[Mapping[str, Any]]) -> dict[str, int]:
-    calls: dict[str, int] = {}
-    for event in events:
-        if event.get("event") == "model":
-            key = event.get("role") or CLINICIAN
-            calls[key] = calls.get(key, 0) + 1
-    return calls
 
 
 def _metrics(log: EvalLog) -> dict[str, float] | None:

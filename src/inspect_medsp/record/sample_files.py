@@ -19,6 +19,7 @@ a tenth of the memory.
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.data import METADATA_KEY
 from inspect_medsp.record.score import SCORER
+
+CLINICIAN = "clinician"
+"""The name of the model without a role in per-role counts (``read.CLINICIAN``)."""
 
 SAMPLES_DIR = "samples/"
 
@@ -94,6 +98,20 @@ class _LeanSample(_Sample):
     scores: dict[str, _LeanScore] | None = None
 
 
+class _LeanSampleWithEvents(_LeanSample):
+    events: list[_Event] = Field(default_factory=list)
+
+
+def model_calls(events: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Model calls per role of a sample's events (``clinician`` for the model without one)."""
+    calls: dict[str, int] = {}
+    for event in events:
+        if event.get("event") == "model":
+            key = event.get("role") or CLINICIAN
+            calls[key] = calls.get(key, 0) + 1
+    return calls
+
+
 LEAN_ITEM_DROPS = ("evidence",)
 LEAN_METADATA_DROPS = ("reasoning", "conflicts")
 """What a lean read leaves out of the rubric score's metadata (``medsp_rubric`` and its
@@ -109,10 +127,13 @@ def _open(path: str) -> zipfile.ZipFile | None:
     return zipfile.ZipFile(path)
 
 
-def _lean(sample: _LeanSample) -> dict[str, Any]:
+def _lean(sample: _LeanSample, records: bool) -> dict[str, Any]:
     data = sample.model_dump(exclude_none=True, exclude={"store"}, by_alias=False)
     data["store"] = {}
     data["lean"] = True
+    events = data.pop("events", None)
+    if events:  # their kinds and roles, counted here (as ``read.sample_of`` counts them)
+        data["calls"] = model_calls(events)
     found = sample.store
     if found.turns is not None:
         encounter: dict[str, Any] = {"turns": [t.model_dump() for t in found.turns]}
@@ -121,7 +142,8 @@ def _lean(sample: _LeanSample) -> dict[str, Any]:
         if found.health is not None:
             encounter["health"] = found.health
         data["encounter"] = encounter
-    data["metadata"].pop(METADATA_KEY, None)
+    if not records:
+        data["metadata"].pop(METADATA_KEY, None)
     for name, score in (data.get("scores") or {}).items():
         metadata = score.get("metadata")
         # only the rubric's gradings (the run's and any re-grade) are made lean: another
@@ -138,16 +160,27 @@ def _lean(sample: _LeanSample) -> dict[str, Any]:
 
 
 def sample_dicts(
-    path: str, header: EvalLog, *, events: bool = False, lean: bool = False
+    path: str,
+    header: EvalLog,
+    *,
+    events: bool = False,
+    lean: bool = False,
+    records: bool = False,
 ) -> list[dict[str, Any]] | None:
     """Every sample of the ``.eval`` log at ``path`` as JSON (the fields ``read_log`` types,
-    and ``events`` as event kinds and roles when asked for), in the header's order of sample
-    ids and epochs (any others after them); None when ``path`` is not a local zip (a ``.json``
-    log, a remote one): then read it with Inspect's reader."""
+    and ``events`` as event kinds and roles when asked for: a lean read keeps only their
+    count per role, as ``calls``), in the header's order of sample ids and epochs (any others
+    after them); None when ``path`` is not a local zip (a ``.json`` log, a remote one): then
+    read it with Inspect's reader. ``records``: a lean read keeps the scenario's record in
+    the metadata (for a digest made in the worker that parses the log, then dropped)."""
     archive = _open(path)
     if archive is None:
         return None
-    kind = _LeanSample if lean else _SampleWithEvents if events else _Sample
+    kind: type[_Sample]
+    if lean:
+        kind = _LeanSampleWithEvents if events else _LeanSample
+    else:
+        kind = _SampleWithEvents if events else _Sample
     found: list[dict[str, Any]] = []
     with archive:
         for info in archive.infolist():
@@ -156,7 +189,7 @@ def sample_dicts(
                 continue
             sample = kind.model_validate_json(archive.read(info))
             if isinstance(sample, _LeanSample):
-                found.append(_lean(sample))
+                found.append(_lean(sample, records))
             else:
                 found.append(sample.model_dump(exclude_none=True))
     order = {str(sid): i for i, sid in enumerate(header.eval.dataset.sample_ids or [])}

@@ -33,7 +33,7 @@ from inspect_medsp.report.input_length import token_bins
 from inspect_medsp.report.leaderboard import shared_macro
 from inspect_medsp.report.page import render_html
 from inspect_medsp.report.problem import Problem
-from inspect_medsp.report.section import Section, read_by, render_markdown, report_files
+from inspect_medsp.report.section import Section, digests, read_by, render_markdown, report_files
 from inspect_medsp.report.shards import shard_sets
 from inspect_medsp.report.specialties import specialty_scores, specialty_sources
 from inspect_medsp.report.strategy import strategy_cells
@@ -165,7 +165,7 @@ def write_report(
     except ImportError as err:
         raise ImportError(INSTALL_HINT) from err
 
-    runs, problems = collect(inputs)
+    runs, problems = collect(inputs, digests(sections))
     read = read_by(problems, sections)
     problems = [p for p in problems if p.path not in read]
     result = ReportResult(problems=problems)

@@ -6,15 +6,28 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 
 from inspect_ai.log import list_eval_logs
 
-from inspect_medsp.record import MedspRun, NotMedSP, ParsedLog, parse_log, parsed_run, read_log
+from inspect_medsp.record import (
+    MedspRun,
+    NotMedSP,
+    ParsedLog,
+    drop_records,
+    parse_log,
+    parsed_run,
+    read_log,
+)
 from inspect_medsp.report.problem import Problem
+
+Digest = Callable[[ParsedLog], object]
+"""What a report section makes of a log while it is parsed, from its samples' JSON with
+their model calls per role and their scenario records (which the report's own read drops):
+kept as ``MedspRun.digests[name]``, so the section need not read the log again."""
 
 
 def find_logs(inputs: Iterable[str | Path]) -> tuple[list[str], list[Problem]]:
@@ -67,12 +80,15 @@ def _remote(url: str, problems: list[Problem]) -> list[str]:
     return [info.name for info in infos]
 
 
-def collect(inputs: Iterable[str | Path]) -> tuple[list[MedspRun], list[Problem]]:
+def collect(
+    inputs: Iterable[str | Path], digests: Mapping[str, Digest] | None = None
+) -> tuple[list[MedspRun], list[Problem]]:
     """Read every MedSP run under ``inputs`` (several logs at once on a machine with more than
-    one core, with a progress bar on a terminal); anything else becomes a one-line problem."""
+    one core, with a progress bar on a terminal); anything else becomes a one-line problem.
+    ``digests``: made of each log as it is parsed (see :data:`Digest`)."""
     paths, problems = find_logs(inputs)
     runs: list[MedspRun] = []
-    for path, found in zip(paths, read_all(paths), strict=True):
+    for path, found in zip(paths, read_all(paths, digests), strict=True):
         if isinstance(found, MedspRun):
             runs.append(found)
         else:
@@ -91,14 +107,33 @@ def read_run(path: str) -> MedspRun:
     return read_log(path, require_scores=False, lean=True)
 
 
-def _parse_or_say(path: str) -> ParsedLog | str:
-    """The log parsed lean (what a worker process does), or why it could not be read."""
+def _parse_or_say(path: str, digests: Mapping[str, Digest] | None = None) -> ParsedLog | str:
+    """The log parsed lean (what a worker process does) with its ``digests`` made, or why it
+    could not be read."""
     try:
-        return parse_log(path, lean=True)
+        parsed = parse_log(path, lean=True, events=bool(digests), records=bool(digests))
     except NotMedSP as err:
         return str(err)
     except Exception as err:
         return f"not a readable Inspect log ({type(err).__name__}: {err})"
+    if not digests:
+        return parsed
+    if parsed.samples is None:  # read by Inspect's reader when typed: as the report reads
+        return parsed._replace(events=False)
+    return parsed._replace(digests=_digested(parsed, digests))
+
+
+def _digested(parsed: ParsedLog, digests: Mapping[str, Digest]) -> dict[str, object]:
+    """Each digest of the log (one that fails is left out: its section then reads the log
+    itself, and says what failed), then the records dropped, as the report's read does."""
+    made: dict[str, object] = {}
+    for name, digest in digests.items():
+        try:
+            made[name] = digest(parsed)
+        except Exception:
+            continue
+    drop_records(parsed)
+    return made
 
 
 def _typed_or_say(found: ParsedLog | str) -> MedspRun | str:
@@ -110,25 +145,30 @@ def _typed_or_say(found: ParsedLog | str) -> MedspRun | str:
         return f"not a readable Inspect log ({type(err).__name__}: {err})"
 
 
-def read_all(paths: Sequence[str]) -> list[MedspRun | str]:
-    """Every path read lean, or why it could not be: the logs' JSON is parsed in worker
-    processes (one per core, at most one per log) when there are several logs and cores,
-    and typed here as each arrives (typed objects cost more to send between processes than
-    they take to make)."""
+def read_all(
+    paths: Sequence[str], digests: Mapping[str, Digest] | None = None
+) -> list[MedspRun | str]:
+    """Every path read lean, or why it could not be: the logs' JSON is parsed (and
+    ``digests`` made of it) in worker processes (one per core, at most one per log) when
+    there are several logs and cores, and typed here as each arrives (typed objects cost more
+    to send between processes than they take to make)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     workers = min(len(paths), cores or 1)
     found: dict[int, MedspRun | str] = {}
     with progress(len(paths)) as advance:
         if workers < 2:
             for i, path in enumerate(paths):
-                found[i] = _typed_or_say(_parse_or_say(path))
+                found[i] = _typed_or_say(_parse_or_say(path, digests))
                 advance()
         else:
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                futures = {pool.submit(_parse_or_say, path): i for i, path in enumerate(paths)}
+                futures = {
+                    pool.submit(_parse_or_say, path, digests): i for i, path in enumerate(paths)
+                }
                 for future in as_completed(futures):
-                    found[futures[future]] = _typed_or_say(future.result())
+                    # typed, and its JSON let go of (the future holds it), as each arrives
+                    found[futures.pop(future)] = _typed_or_say(future.result())
                     advance()
     return [found[i] for i in range(len(paths))]
 

@@ -61,7 +61,7 @@ def run_health(
         errored=sum(s.error is not None and s.id not in replaced for s in run.samples),
         unscored={s.id: s.unscored for s in run.samples if s.unscored and s.id not in replaced},
         replaced=replaced,
-        items=sum(len(s.items) for s in scored),
+        items=sum(s.item_count for s in scored),
         unjudged=sum(s.unjudged for s in scored),
         roles=roles,
         ends=dict(Counter(s.end or "unknown" for s in run.samples)),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from inspect_medsp.record import ParsedLog
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.files import LISTED, WRITTEN, ReportFile
 from inspect_medsp.report.problem import Problem
@@ -57,10 +58,18 @@ class Section(BaseModel):
     """Whether it has something to show (no text otherwise; its files are still named)."""
     files: Callable[[Analysis], list[ReportFile]] = _no_files
     """The files it writes for this analysis (only those it has data for)."""
+    digest: Callable[[ParsedLog], object] | None = None
+    """What it makes of each log while the log is parsed, from what the report's read then
+    drops (``report.collect.Digest``; found in ``MedspRun.digests`` under its name)."""
     reads: Callable[[str], bool] = _reads_nothing
     """Whether it reads the log at this path, one that is not a MedSP run (a log of a task
     of its own): the report lists it as read by this section (``Analysis.read_by``), not
     among the inputs it could not report."""
+
+
+def digests(sections: Sequence[Section]) -> dict[str, Callable[[ParsedLog], object]]:
+    """What the sections make of each log as it is read, by section name."""
+    return {s.name: s.digest for s in sections if s.digest is not None}
 
 
 def read_by(problems: Sequence[Problem], sections: Sequence[Section]) -> dict[str, str]:

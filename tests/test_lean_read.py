@@ -1,0 +1,50 @@
+"""The report's lean read of a log gives the report the same samples as a full read: the same
+rubric items (without the grader's evidence), turns, refusals, times and end."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+
+from inspect_medsp import medsp_demo
+from inspect_medsp.record.read import read_log
+
+SCRIPTED = "medsp/scripted"
+
+
+@pytest.fixture(scope="module")
+def demo_log(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
+    logs = tmp_path_factory.mktemp("logs")
+    [log] = eval(medsp_demo(judge=SCRIPTED), model=SCRIPTED, log_dir=str(logs), display="none")
+    assert log.status == "success"
+    return log
+
+
+def test_a_lean_read_gives_the_report_what_a_full_read_gives(demo_log: EvalLog) -> None:
+    path = str(demo_log.location)
+    full, lean = read_log(path).samples, read_log(path, lean=True).samples
+    assert [s.id for s in lean] == [s.id for s in full]
+    assert sum(len(s.items) for s in lean) > 0
+    for a, b in zip(full, lean, strict=True):
+        assert [i.model_copy(update={"evidence": ""}) for i in a.items] == b.items, a.id
+        assert [list(i.model_dump()) for i in a.items] == [list(i.model_dump()) for i in b.items]
+        assert b.item_count == len(b.items) == len(a.items)
+        assert (a.recorded_turns, a.refused_turns, a.turn_seconds, a.end, a.health) == (
+            b.recorded_turns, b.refused_turns, b.turn_seconds, b.end, b.health
+        )  # fmt: skip
+        assert (a.values, a.counts, a.unjudged, a.tokens) == (
+            b.values,
+            b.counts,
+            b.unjudged,
+            b.tokens,
+        )
+        assert b.turn_seconds and b.recorded_turns == len(b.turn_seconds)
+
+
+def test_the_same_item_text_read_twice_is_kept_once(demo_log: EvalLog) -> None:
+    path = str(demo_log.location)
+    one, two = read_log(path, lean=True).samples, read_log(path, lean=True).samples
+    texts = [(a.text, b.text) for x, y in zip(one, two, strict=True)
+             for a, b in zip(x.items, y.items, strict=True)]  # fmt: skip
+    assert texts and all(a is b for a, b in texts)
