@@ -16,7 +16,9 @@ in a fresh process for this checkout's code and, with ``--before``, for another 
         python -m bench.report_bench --before /tmp/medsp-main/src
 
 CPU time counts the report's worker processes too; peak memory is the largest resident set of
-the report's own process (after each phase, and overall) and, apart, of its largest worker.
+the report's own process (after each phase, and overall), apart of its largest worker, and of
+all its processes together (their proportional set sizes summed every 50 ms, so pages a forked
+worker shares with the report count once; Linux only).
 ``--keep DIR`` keeps each code's report (``DIR/after``, ``DIR/before``) to compare them.
 """
 
@@ -47,6 +49,37 @@ def now():
     s = resource.getrusage(resource.RUSAGE_SELF)
     c = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.perf_counter(), s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+import os, threading
+tree_peak = [0.0]
+
+def _tree(pid):
+    # this process and its descendants (Linux /proc; none elsewhere)
+    found = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                for child in f.read().split():
+                    found += _tree(int(child))
+    except OSError:
+        pass
+    return found
+
+def _pss(pid):
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("Pss:")) / 1024
+    except (OSError, StopIteration):
+        return 0.0
+
+def _sample():
+    # the memory of the whole process tree, workers included (PSS: pages shared after a
+    # fork are counted once), every 50 ms
+    while True:
+        tree_peak[0] = max(tree_peak[0], sum(_pss(p) for p in _tree(os.getpid())))
+        time.sleep(0.05)
+
+threading.Thread(target=_sample, daemon=True).start()
 
 import inspect_medsp
 from inspect_medsp.full_report import SECTIONS
@@ -84,6 +117,7 @@ print(json.dumps({
     "peaks": peaks,
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "tree_peak_mb": tree_peak[0],
     "logs": len(runs),
 }))
 """
@@ -169,7 +203,10 @@ def _row(name: str, found: dict[str, object]) -> list[str]:
         total_cpu += cpu
         peak = f"{peaks[phase]:.0f} (so far)" if phase in peaks else ""
         lines.append(f"| {name} | {phase} | {wall:.1f} | {cpu:.1f} | {peak} |")
-    peak = f"{found['peak_mb']:.0f} (largest worker {found['worker_peak_mb']:.0f})"
+    peak = (
+        f"{found['peak_mb']:.0f} (largest worker {found['worker_peak_mb']:.0f}; all "
+        f"processes {found['tree_peak_mb']:.0f})"
+    )
     lines.append(f"| {name} | **all** | **{total_wall:.1f}** | **{total_cpu:.1f}** | {peak} |")
     return lines
 

@@ -48,3 +48,15 @@ def test_the_same_item_text_read_twice_is_kept_once(demo_log: EvalLog) -> None:
     texts = [(a.text, b.text) for x, y in zip(one, two, strict=True)
              for a, b in zip(x.items, y.items, strict=True)]  # fmt: skip
     assert texts and all(a is b for a, b in texts)
+
+
+def test_a_lean_read_leaves_out_the_rubric_score_explanation(demo_log: EvalLog) -> None:
+    """The grader's prose, which the report never shows, is kept by a full read only (on a
+    full-set log it was a fifth of what a lean read held)."""
+    path = str(demo_log.location)
+    full, lean = read_log(path).samples, read_log(path, lean=True).samples
+    assert all(s.scores["medsp_rubric"].explanation for s in full)
+    assert not any(s.scores["medsp_rubric"].explanation for s in lean)
+    assert [s.scores["medsp_rubric"].value for s in lean] == [
+        s.scores["medsp_rubric"].value for s in full
+    ]

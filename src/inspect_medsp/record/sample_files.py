@@ -150,6 +150,7 @@ def _lean(sample: _LeanSample, records: bool) -> dict[str, Any]:
         # scorer's result is read whole, as its own type
         if not name.startswith(SCORER) or not isinstance(metadata, dict):
             continue
+        score.pop("explanation", None)  # kept by _LeanScore's extras, and nothing reads it
         for key in LEAN_METADATA_DROPS:
             metadata.pop(key, None)
         for item in metadata.get("items") or []:

@@ -145,18 +145,24 @@ def _typed_or_say(found: ParsedLog | str) -> MedspRun | str:
         return f"not a readable Inspect log ({type(err).__name__}: {err})"
 
 
+PARSERS = 2
+"""The most worker processes that parse logs for :func:`read_all`."""
+
+
 def read_all(
     paths: Sequence[str], digests: Mapping[str, Digest] | None = None
 ) -> list[MedspRun | str]:
-    """Every path read lean, or why it could not be: the logs' JSON is parsed (and
-    ``digests`` made of it) in worker processes (one per core, at most one per log) when
-    there are several logs and cores, and typed here as each arrives (typed objects cost more
-    to send between processes than they take to make)."""
+    """Every path read lean, or why it could not be: with several logs and cores the logs'
+    JSON is parsed (and ``digests`` made of it) in worker processes while this one types
+    each as it arrives (typed objects cost more to send between processes than they take to
+    make). One worker per core beyond this one, at most :data:`PARSERS`: each holds a
+    full-set log's parsed JSON (some 170 MB), so on two cores five full-set logs are read in
+    under 600 MB all told, where a second worker took it near 800."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    workers = min(len(paths), cores or 1)
+    workers = min(len(paths) - 1, (cores or 1) - 1, PARSERS)
     found: dict[int, MedspRun | str] = {}
     with progress(len(paths)) as advance:
-        if workers < 2:
+        if workers < 1:
             for i, path in enumerate(paths):
                 found[i] = _typed_or_say(_parse_or_say(path, digests))
                 advance()
