@@ -90,6 +90,8 @@ class _LeanScore(BaseModel):
 
     value: Any = None
     answer: str | None = None
+    explanation: str | None = Field(default=None, exclude=True)
+    """Named so that the extras allowed do not keep it."""
     metadata: dict[str, Any] | None = None
 
 
@@ -150,7 +152,6 @@ def _lean(sample: _LeanSample, records: bool) -> dict[str, Any]:
         # scorer's result is read whole, as its own type
         if not name.startswith(SCORER) or not isinstance(metadata, dict):
             continue
-        score.pop("explanation", None)  # kept by _LeanScore's extras, and nothing reads it
         for key in LEAN_METADATA_DROPS:
             metadata.pop(key, None)
         for item in metadata.get("items") or []:
