@@ -40,10 +40,12 @@ def _in_eval(judge: str, cache: bool) -> Scorer:
 WORKUP_CAPABILITY = Capability(
     name=WORKUP_SCORER,
     scorer=medsp_workup,
+    # not coloured: a run's scenarios differ clinically, so one colour scale across them
+    # would read a trauma case's costs as worse than a conversation's
     columns=(
-        Column("cost", "Work-up cost", palette="good-low", low=0),
+        Column("cost", "Work-up cost (priced orders only)"),
         Column("orders", "Orders"),
-        Column("not_asked_for", "Orders not asked for by the rubric", palette="good-low", low=0),
+        Column("not_asked_for", "Orders not linked to a met item (not the same as wrong)"),
     ),
     headlines=("cost", "orders", "not_asked_for"),
     result=Workup,

@@ -25,6 +25,7 @@ from inspect_medsp.measure import Kit
 from inspect_medsp.orders import PriceTable, category_name, decide, load_prices, money
 from inspect_medsp.record import SCORER as RUBRIC_SCORER
 from inspect_medsp.record import ScoreMetadata, Verdict, latest, unnumbered
+from inspect_medsp.scoring import of_the_baseline
 from inspect_medsp.workup.classify import classify_orders
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.tally import tally
@@ -47,37 +48,70 @@ ACCEPTED = {
 }
 
 
-def workup_value(result: Workup) -> dict[str, float | int]:
-    """The score's value, the samples grid's three columns: the cost, the orders and those no
-    rubric item asked for (left out without the rubric's verdicts). Unsupported, pending and
-    unpriced orders are in the metadata (the Scoring tab, the report)."""
-    value: dict[str, float | int] = {"cost": result.cost, "orders": len(result.orders)}
+def workup_value(result: Workup) -> dict[str, float | int | str]:
+    """The score's value, the samples grid's three columns: the cost, the orders and those
+    linked to no met rubric item (left out without the rubric's verdicts; the one-line reason
+    when too few orders could be decided). Unsupported, pending, unpriced and undecided
+    orders are in the metadata (the Scoring tab, the report)."""
+    value: dict[str, float | int | str] = {"cost": result.cost, "orders": len(result.orders)}
     if result.not_asked_for is not None:
         value["not_asked_for"] = result.not_asked_for
+    elif result.necessity.startswith("withheld"):
+        value["not_asked_for"] = result.necessity
     return value
 
 
+def _signals(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} by {signal}" for signal, n in sorted(counts.items())) or "none"
+
+
 def turn_summary(result: Workup) -> str:
-    """The work-up as the Scoring tab shows it: each order with its turn, category, cost and
-    the rubric items that cite it."""
+    """The work-up as the Scoring tab shows it: what the necessity and the curve rest on,
+    then each order with its turn, category, cost and the met rubric items it serves."""
+    decided = len(result.orders) - result.orders_undecided
     necessity = (
-        f", {result.not_asked_for} not asked for by the rubric (not the same as wrong)"
+        f", {result.not_asked_for} of {decided} decided orders not linked to a met item (not "
+        "asked for by the rubric, which is not the same as wrong)"
         if result.not_asked_for is not None
-        else f" (necessity: {result.necessity})"
+        else f" (not asked for: {result.necessity})"
     )
     unpriced = f", {len(result.unpriced)} unpriced" if result.unpriced else ""
+    uncategorised = (
+        f"; {len(result.uncategorised)} uncategorised, so the cost is a lower bound"
+        if result.uncategorised
+        else ""
+    )
     lines = [
         f"Work-up: {len(result.orders)} orders, {money(result.cost, result.currency)}"
-        f"{unpriced}{necessity}",
-        "",
+        f"{unpriced}{uncategorised}{necessity}",
     ]
+    if result.necessity == "" or result.necessity.startswith("withheld"):
+        lines += [
+            "",
+            f"Linked: {result.orders_linked} orders to a met item ({_signals(result.linked_by)}),"
+            f" {result.orders_undecided} undecided. Met items placed in a turn: "
+            f"{sum(result.items_placed.values())} of {result.items_met} "
+            f"({_signals(result.items_placed)})"
+            + (f"; curve: {result.curve_note}" if result.curve_note else "")
+            + ".",
+        ]
+    lines.append("")
+    shown = {"linked": "", "not_linked": "not linked to a met item", "undecided": "undecided",
+             "unknown": "not linked (no rubric verdicts)"}  # fmt: skip
     for order in result.orders:
-        cited = ", ".join(f"[{n}]" for n in order.cited_by) or "not asked for"
+        if order.necessity == "linked" or order.serves:
+            serves = ", ".join(f"[{n}]" for n in order.serves) + f" by {'+'.join(order.linked_by)}"
+        elif order.cited_by:  # a log written before the linker
+            serves = ", ".join(f"[{n}]" for n in order.cited_by)
+        else:
+            serves = shown[order.necessity]
         mark = {"executed": "", "pending": " · pending", "unsupported": " · unsupported"}
+        pending = " at the end" if order.pending_at_end else (" (answered later)" * (
+            order.status == "pending"))  # fmt: skip
+        status = mark[order.status] + (pending if order.status == "pending" else "")
         lines.append(
             f"- T{order.turn} · {category_name(order.category)} · "
-            f"{money(order.cost, result.currency)}{mark[order.status]} · {cited} — "
-            f"{order.order}"
+            f"{money(order.cost, result.currency)}{status} · {serves} — {order.order}"
         )
     return "\n".join(lines)
 
@@ -98,29 +132,35 @@ VALUE_KEYS = ("cost", "orders", "not_asked_for")
 
 @metric
 def workup_summary() -> Metric:
-    """Mean cost and orders per worked-up encounter, the share of orders no met rubric item
-    cites (over encounters with rubric verdicts), and how many encounters were worked up."""
+    """Mean cost and orders per worked-up encounter of the baseline, the share of decided
+    orders linked to no met rubric item (over encounters whose share is given), how many
+    encounters were worked up and how many had their share withheld."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        values: list[dict[str, float]] = [
-            {
-                k: float(n)
-                for k, n in unnumbered(v, VALUE_KEYS).items()
-                if isinstance(n, int | float)
-            }
+        values: list[tuple[dict[str, float], Mapping[str, Any]]] = [
+            (
+                {
+                    k: float(n)
+                    for k, n in unnumbered(v, VALUE_KEYS).items()
+                    if isinstance(n, int | float)
+                },
+                s.score.metadata or {},
+            )
             for s in scores
-            if isinstance(v := s.score.value, Mapping)
+            if of_the_baseline(s) and isinstance(v := s.score.value, Mapping)
         ]
         if not values:
             return {"worked_up": 0}
-        judged = [v for v in values if "not_asked_for" in v]
-        orders = sum(v["orders"] for v in judged)
+        judged = [(v, m) for v, m in values if "not_asked_for" in v]
+        decided = sum(v["orders"] - float(m.get("orders_undecided", 0) or 0) for v, m in judged)
         out: dict[str, float] = {
-            "cost_mean": sum(v["cost"] for v in values) / len(values),
-            "orders_mean": sum(v["orders"] for v in values) / len(values),
+            "cost_mean": sum(v["cost"] for v, _ in values) / len(values),
+            "orders_mean": sum(v["orders"] for v, _ in values) / len(values),
         }
-        if orders:
-            out["not_asked_for_share"] = sum(v["not_asked_for"] for v in judged) / orders
+        if decided:
+            out["not_asked_for_share"] = sum(v["not_asked_for"] for v, _ in judged) / decided
+        withheld = sum(1 for _, m in values if str(m.get("necessity", "")).startswith("withheld"))
+        out["share_withheld"] = withheld
         out["worked_up"] = len(values)
         return out
 
