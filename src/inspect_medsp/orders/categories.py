@@ -71,8 +71,10 @@ keyword table over the environment's reading, over the clinician's words, or not
 
 _DOSE = r"\d+(?:\.\d+)?\s*(?:mg|g|mcg|micrograms?|ml|l|units?|mmol|iu|puffs?)\b"
 _DRUG = (
-    r"\w+(?:cillin|mycin|floxacin|pril|sartan|olol|statin|prazole|azole|parin|vir|mab|"
-    r"dronate|tidine|triptan|zepam|zolam|codone|phylline|terol|sone|olone|ine|ide|ate)"
+    r"\w+(?:cillin|mycin|cycline|floxacin|pril|sartan|olol|statin|prazole|azole|parin|xaban|"
+    r"gatran|vir|mab|nib|dronate|tidine|triptan|zepam|zolam|codone|phylline|terol|formin|"
+    r"gliptin|semide|thiazide|oxetine|traline|azine|ipine|afil|sone|olone|amine|sulfate|"
+    r"sulphate)"
 )
 """A drug named by a common ending (counted only in step 3, after every other noun)."""
 
@@ -80,7 +82,12 @@ _DRUG = (
 LEADS: dict[Category, tuple[str, ...]] = {
     "consultation": (
         r"call", r"page", r"bleep", r"phone", r"ring", r"consult", r"refer", r"contact",
-        r"discuss", r"involve", r"escalate", r"list", r"request (?:a |an )?(?:\w+ )?review",
+        r"involve", r"escalate", r"list", r"notify", r"alert",
+        r"(?:speak|talk|discuss|update|inform|tell|liaise)(?: with| to)?"
+        r"(?: the| his| her| their)?(?: \w+)? (?:gp|team|registrar|consultant|senior|"
+        r"colleague|surgeon|specialist|"
+        r"public health|police|social work\w*|health visitor|midwife|pharmacist|on call)",
+        r"request (?:a |an )?(?:\w+ )?review",
     ),
     "disposition": (
         r"admit", r"discharge", r"transfer", r"arrange (?:admission|discharge|transfer|"
@@ -100,15 +107,23 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"keep (?:him|her|them|the patient|the child)? ?(?:nil|flat|warm|npo|still|upright)",
         r"turn", r"nil by mouth", r"cool",
         r"warm", r"apply (?:a |an )?(?:cold|ice|warm|cool|pressure|compress|dressing|collar)",
-        r"remove (?:the )?(?:stinger|sting|ring|rings|clothing|clothes)", r"bed rest",
+        r"remove (?:the )?(?:stinger|sting|ring|rings|clothing|clothes)", r"bed rest", r"weigh",
+        r"log roll",
         r"strict", r"one to one", r"1 ?(?:to|:) ?1", r"chaperone",
     ),
     "bedside": (
+        r"(?:speak|talk|discuss|update|inform|tell|reassure|explain)(?: with| to)?(?: the| his| "
+        r"her| their)? (?:\w+ )?(?:patient|family|mother|father|parents?|husband|wife|partner|"
+        r"relatives?|carers?|daughter|son|him|her|them|child|girl|boy)",
         r"ask", r"take (?:a |an )?(?:\w+ )?history", r"examine", r"re examine", r"auscultate",
         r"palpate", r"inspect", r"assess", r"reassess", r"re assess", r"confirm", r"clarify",
         r"introduce", r"greet", r"close", r"sit (?:down|quietly|with|beside|next)",
         r"allow", r"pause", r"listen", r"look", r"feel", r"percuss", r"obtain (?:verbal |"
         r"written )?consent", r"screen", r"perform (?:a |an )?(?:\w+ )?examination",
+    ),
+    "medication": (
+        r"stop", r"hold", r"withhold", r"restart", r"suspend", r"titrate", r"wean",
+        r"transfuse", r"prescribe", r"administer",
     ),
     "procedure": (
         r"insert", r"place", r"site", r"cannulate", r"intubate", r"suture", r"drain",
@@ -117,7 +132,7 @@ LEADS: dict[Category, tuple[str, ...]] = {
     ),
     "education": (
         r"teach", r"show (?:him|her|them|the \w+) how", r"demonstrate", r"educate",
-        r"counsel", r"explain", r"advise", r"inform", r"recommend",
+        r"counsel", r"explain", r"advise", r"recommend",
         r"provide (?:a |an |the )?(?:written|leaflet|information|education)",
         r"hand (?:over )?(?:a |an |the )?(?:written|leaflet|information)",
     ),
@@ -143,15 +158,17 @@ FRAMES: dict[Category, str] = {
 KEYWORDS: dict[Category, tuple[str, ...]] = {
     "bedside": (
         r"history", r"examination", r"auscultation", r"palpation", r"tissues", r"silence",
-        r"close the door", r"collateral history", r"consent", r"airway breathing and "
-        r"circulation", r"abc",
+        r"close the door", r"collateral history", r"consent", r"bad news", r"quiet room",
+        r"assessment", r"risk assessment", r"questionnaire", r"capacity", r"phq ?\d*", r"gad ?\d*",
+        r"mental state", r"pupils", r"inspection", r"reflexes", r"capillary refill",
+        r"airway breathing and circulation", r"abc",
     ),
     "nursing": (
         r"legs raised", r"lie flat", r"lying flat", r"recovery position", r"head up",
         r"nil by mouth", r"npo", r"pressure care", r"wound care", r"dressing", r"bed rest",
         r"cooling", r"warming", r"warm blankets", r"falls precautions", r"fluid restriction",
         r"mouth care", r"positioning", r"position", r"chaperone", r"ice pack",
-        r"cold compress", r"upright",
+        r"cold compress", r"upright", r"log roll", r"pressure areas", r"weigh",
     ),
     "laboratory": (
         r"blood count", r"full blood", r"fbc", r"cbc", r"chemistry", r"electrolytes",
@@ -164,7 +181,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"d dimer", r"bnp", r"lipase", r"amylase", r"blood film", r"group and save",
         r"cross ?match", r"hcg", r"pregnancy test", r"drug screen", r"toxicology",
         r"paracetamol level", r"salicylate level", r"levels?", r"cholesterol", r"lipids",
-        r"ketones", r"stool", r"sputum", r"serology", r"antibod(?:y|ies)",
+        r"ketones", r"stool", r"sputum", r"serology", r"antibod(?:y|ies)", r"blood sugar",
+        r"thick and thin", r"malaria films?", r"blood films?",
     ),
     "imaging": (
         r"x ray", r"xray", r"radiograph", r"ct", r"ct scan", r"ctpa", r"mri", r"ultrasound",
@@ -175,7 +193,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"ecg", r"ekg", r"monitoring", r"monitor", r"telemetry", r"spirometry", r"peak flow",
         r"pulse oximetry", r"oximetry", r"eeg", r"observations", r"obs", r"neuro obs",
         r"vital signs", r"vitals", r"spo2", r"saturations?", r"sats", r"blood pressure",
-        r"gcs", r"glasgow coma", r"early warning score", r"news2?", r"pews", r"ctg",
+        r"gcs", r"glasgow coma", r"early warning score", r"news2", r"news score",
+        r"peak expiratory flow", r"pefr", r"fluid balance", r"pews", r"ctg",
         r"cardiotocograph\w*", r"fluid balance chart", r"observation chart", r"bladder scan",
         r"capillary", r"bm", r"temperature", r"heart rate",
     ),
@@ -189,14 +208,18 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"infusion", r"drip", r"vaccin\w*", r"immuni[sz]ation", r"tablets?", r"cream",
         r"patch", r"orally", r"by mouth", r"intramuscular\w*", r"subcutaneous\w*", r"iv fluids",
         r"suppository", r"transfusion", r"supply", r"naloxone", r"glucagon", r"antiemetic",
-        r"ondansetron", r"tetanus", _DOSE,
+        r"ondansetron", r"tetanus", r"packed red cells", r"red cells", r"transfusion",
+        r"blood products", r"ffp", r"o negative", r"immunoglobulin", r"rehydration", r"ors",
+        r"nsaids?", r"medicines?", r"medications?", r"drugs?", _DOSE,
     ),
     "procedure": (
         r"cannula", r"cannulas", r"cannulation", r"iv access", r"iv line", r"intubation",
         r"catheter", r"lumbar puncture", r"suture", r"drain", r"defibrillation",
         r"cardioversion", r"incision", r"splint", r"cast", r"biopsy", r"nasogastric",
         r"ng tube", r"pleural tap", r"paracentesis", r"pacing", r"cpr", r"plaster",
-        r"reduction", r"tourniquet", r"wound closure", r"packing",
+        r"reduction", r"tourniquet", r"wound closure", r"packing", r"binder", r"sling",
+        r"immobili[sz]\w*", r"collar", r"irrigation", r"adjuncts?", r"bag valve mask", r"bvm",
+        r"ventilation", r"oropharyngeal", r"nasopharyngeal",
     ),
     "consultation": (
         r"referral", r"consult", r"consultation", r"specialist", r"tumou?r board", r"mdt",
@@ -204,7 +227,10 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"surgeon", r"oncologist", r"social work\w*", r"physiotherap\w*", r"dietitian",
         r"occupational therap\w*", r"chaplain\w*", r"psychiatr\w*", r"picu", r"icu",
         r"outreach", r"palliative care team", r"interpreter", r"nurse navigator",
-        r"pre alert", r"smoking cessation", r"trauma team", r"stroke team", r"code", r"activat\w*",
+        r"pre alert", r"smoking cessation", r"crash call", r"arrest call", r"crash team",
+        r"rapid response", r"gp", r"general practitioner", r"health visitor", r"physio",
+        r"public health", r"safeguarding", r"child protection", r"trauma team",
+        r"stroke team", r"code", r"activat\w*",
     ),
     "education": (
         r"leaflet", r"booklet", r"information sheet", r"written information",
@@ -214,7 +240,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     ),
     "records": (
         r"chart", r"notes", r"medical record", r"records", r"report", r"results",
-        r"documentation", r"incident report", r"letter",
+        r"documentation", r"incident report", r"letter", r"reconciliation", r"form",
+        r"medications? reconciliation",
     ),
     "disposition": (
         r"admission", r"discharge", r"observation unit", r"transfer", r"follow up",
@@ -249,6 +276,9 @@ _PATTERNS: dict[Category, re.Pattern[str]] = {
     for category, w in KEYWORDS.items()
 }
 _DRUG_PATTERN = re.compile(rf"(?<![\w]){_DRUG}(?![\w])")
+_WEAK_LEAD = re.compile(r"^(?:check|measure|count|feel|test|look|observe|watch|note|see)\b")
+"""Last, an order that starts by checking something the table names nowhere ("Check
+pupils") is a look at the bedside."""
 
 
 def lead(text: str) -> str:
@@ -283,6 +313,8 @@ def keyword_category(text: str) -> Category | None:
         return best[3]
     if _DRUG_PATTERN.search(start):
         return "medication"
+    if _WEAK_LEAD.search(start):
+        return "bedside"
     return None
 
 
