@@ -360,3 +360,46 @@ def test_the_category_table_on_the_held_out_orders() -> None:
         correct += got in {entry["category"], *alternative}
     assert placed / len(orders) >= CATEGORY_PLACED
     assert correct / len(orders) >= CATEGORY_CORRECT
+
+
+def test_too_few_decided_orders_withhold_the_share_with_its_reason() -> None:
+    traj = Trajectory(store=Store())
+    traj.turns = [
+        _turn(1, [("Plan the discharge", "executed"), ("Family meeting", "executed"),
+                  ("Aspirin 300 mg", "executed")], [], []),
+    ]  # fmt: skip
+    verdicts = [
+        Verdict(number=1, competency="PC", text="Explains the plan to the family", met=True,
+                judged=True),
+        Verdict(number=2, competency="PC", text="Gives aspirin", met=True, judged=True),
+    ]  # fmt: skip
+    decided = [decide(a.interpreted_action, a.raw) for a in traj.action_log]
+    result = tally(traj, load_prices(None), decided, verdicts, items=2)
+    assert result.orders_undecided == 2 and result.not_asked_for is None
+    assert result.necessity == (
+        "withheld: 1 of 3 orders could be linked or ruled out (2 undecided), fewer than 80%"
+    )
+    assert workup_value(result)["not_asked_for"] == result.necessity
+    assert "(not asked for: withheld: 1 of 3 orders" in turn_summary(result)
+    # a group whose every encounter was withheld shows the reason, not a share
+    from inspect_medsp.workup.summary import GroupWorkup
+
+    row = GroupWorkup(label="g", encounters=1, missing=0, currency="tier units", cost=3.0,
+                      withheld=1)  # fmt: skip
+    assert row.not_asked_share is None and row.share_withheld.startswith("withheld: in every")
+
+
+def test_an_epoch_mean_keeps_a_withheld_reason_and_never_counts_it_as_zero() -> None:
+    from inspect_ai.scorer import Score
+
+    from inspect_medsp.scoring.epochs import epoch_mean
+
+    reduce = epoch_mean()
+    reason = "withheld: 1 of 3 orders could be linked or ruled out (2 undecided), fewer than 80%"
+    withheld = Score(value={"cost": 4.0, "orders": 3, "not_asked_for": reason})
+    given = Score(value={"cost": 6.0, "orders": 3, "not_asked_for": 2})
+    both = reduce([withheld, given])
+    assert isinstance(both.value, dict)
+    assert both.value["not_asked_for"] == 2 and both.value["cost"] == 5.0
+    alone = reduce([withheld, withheld])
+    assert isinstance(alone.value, dict) and alone.value["not_asked_for"] == reason
