@@ -403,3 +403,65 @@ def test_an_epoch_mean_keeps_a_withheld_reason_and_never_counts_it_as_zero() -> 
     assert both.value["not_asked_for"] == 2 and both.value["cost"] == 5.0
     alone = reduce([withheld, withheld])
     assert isinstance(alone.value, dict) and alone.value["not_asked_for"] == reason
+
+
+# -S link=<model>: a grading model links the orders, shown only the item texts and the orders.
+
+
+async def test_a_linking_model_sees_only_the_item_texts_and_the_orders() -> None:
+    from inspect_medsp.record.trajectory import ActionRecord
+    from inspect_medsp.workup.linkmodel import link_with_model
+
+    items = {1: "Gives aspirin", 2: "Arranges a chest X-ray", 3: "Explains the plan"}
+    actions = [
+        ActionRecord(turn=1, raw=raw, interpreted_action=reading, status="executed")
+        for raw, reading in (("Aspirin 300 mg", "aspirin"), ("CXR", "chest radiograph"),
+                             ("Tell him the plan", ""))
+    ]  # fmt: skip
+    script = Script([{"links": {"1": [1], "2": ["[2]", 9]}}])
+    found, usable = await link_with_model(script.model(), items, actions)
+    assert usable and found == {0: [1], 1: [2]}  # item 9 is no item; order 3 left out
+    [prompt] = script.texts()
+    assert all(f"[{n}] {text}" in prompt for n, text in items.items())
+    assert "2. CXR (understood as: chest radiograph)" in prompt
+    for hidden in ("met", "competenc", "score", "PC", "ICS"):
+        assert hidden not in prompt.replace("metadata", ""), hidden
+
+
+def test_model_links_take_the_place_of_words_and_the_rest_fall_back() -> None:
+    traj = Trajectory(store=Store())
+    traj.turns = [
+        _turn(1, [("Aspirin 300 mg", "executed"), ("CXR", "executed"),
+                  ("Tell him the plan", "executed")], [], []),
+    ]  # fmt: skip
+    verdicts = [
+        Verdict(number=1, competency="PC", text="Gives aspirin", met=True, judged=True),
+        Verdict(number=2, competency="PC", text="Arranges a chest X-ray", met=True, judged=True),
+        Verdict(number=3, competency="ICS", text="Explains the plan", met=False, judged=True),
+    ]  # fmt: skip
+    decided = [decide(a.interpreted_action, a.raw) for a in traj.action_log]
+    result = tally(traj, load_prices(None), decided, verdicts, items=3,
+                   model_links={0: [1], 1: [2]}, linker="some/model")  # fmt: skip
+    by = {o.order: o for o in result.orders}
+    assert by["Aspirin 300 mg"].serves == [1] and by["Aspirin 300 mg"].linked_by == ["model"]
+    assert by["CXR"].serves == [2] and by["CXR"].linked_by == ["model"]
+    # left out by the model: its words, which share one plain word with an unmet item only
+    assert by["Tell him the plan"].necessity == "not_linked"
+    assert result.link == "some/model" and result.linked_by == {"model": 2}
+
+
+def test_an_unusable_linking_reply_falls_back_to_the_words(quoted: EvalLog) -> None:
+    from inspect_ai import score
+
+    from inspect_medsp.workup.scorer import medsp_workup
+
+    rescored = score(quoted.model_copy(deep=True), [medsp_workup(link="mockllm/model")],
+                     action="append", display="none")  # fmt: skip
+    assert rescored.samples is not None
+    for sample in rescored.samples:
+        again = Workup.model_validate((sample.scores or {})["medsp_workup1"].metadata)
+        first = _workups(quoted)[str(sample.id)]
+        assert again.link == "mockllm/model"
+        assert [o.serves for o in again.orders] == [o.serves for o in first.orders]
+        subtasks = [e for e in sample.events if e.event == "subtask" and e.name == "work-up links"]
+        assert [s.result for s in subtasks] == ["unusable: linked by words"]

@@ -285,7 +285,8 @@ def lead(text: str) -> str:
     """``text`` folded (``orders/words.py``) from what the order does: an addressee, "please"
     and "I'd like to" dropped."""
     folded = words(text).strip(" .,;:")
-    return folded[_ADDRESSEE.match(folded).end() :] if _ADDRESSEE.match(folded) else folded  # type: ignore[union-attr]
+    found = _ADDRESSEE.match(folded)
+    return folded[found.end() :] if found is not None else folded
 
 
 def keyword_category(text: str) -> Category | None:
@@ -301,10 +302,10 @@ def keyword_category(text: str) -> Category | None:
             return category
     best: tuple[int, int, int, Category] | None = None
     for rank, category in enumerate(CATEGORIES):
-        pattern = _PATTERNS.get(category)
-        if pattern is None:
+        keywords = _PATTERNS.get(category)
+        if keywords is None:
             continue
-        for found in pattern.finditer(start):
+        for found in keywords.finditer(start):
             key = (found.start(), -(found.end() - found.start()), rank, category)
             if best is None or key[:3] < best[:3]:
                 best = key

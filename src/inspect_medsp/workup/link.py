@@ -262,13 +262,27 @@ class OrderLink:
     serves: tuple[int, ...]
     """The met items it serves (by the grader's quote or by words)."""
     by: tuple[str, ...]
-    """The signals that linked it: ``quote``, ``words``."""
+    """The signals that linked it: ``quote``, ``words`` or ``model``."""
     necessity: Necessity
 
 
-def link_order(order: str, reading: str, rubric: Rubric, quoted: Sequence[int] = ()) -> OrderLink:
+def link_order(
+    order: str,
+    reading: str,
+    rubric: Rubric,
+    quoted: Sequence[int] = (),
+    model: Sequence[int] | None = None,
+) -> OrderLink:
     """The met items an order serves (module docstring), from its words, the environment's
-    reading of it and, when the grader quoted it, the items whose evidence quotes it."""
+    reading of it and, when the grader quoted it, the items whose evidence quotes it. With
+    ``model`` (the items a linking model gave for this order, ``linkmodel.py``) the model's
+    met items take the place of the words'."""
+    quoted_met = [n for n in quoted if n in rubric.met]
+    if model is not None:
+        by_model = [n for n in model if n in rubric.met]
+        serves = tuple(sorted(set(by_model) | set(quoted_met)))
+        by = tuple(s for s, on in (("quote", quoted_met), ("model", by_model)) if on)
+        return OrderLink(serves, by, "linked" if serves else "not_linked")
     own = terms(order) | terms(reading)
     scores = {n: rubric.shared(own, n) for n in sorted(rubric.met)}
     best = max(scores.values(), default=0.0)
@@ -277,7 +291,6 @@ def link_order(order: str, reading: str, rubric: Rubric, quoted: Sequence[int] =
         if best >= LINK_AT
         else []
     )
-    quoted_met = [n for n in quoted if n in rubric.met]
     serves = tuple(sorted(set(by_words) | set(quoted_met)))
     by = tuple(s for s, on in (("quote", quoted_met), ("words", by_words)) if on)
     if serves:

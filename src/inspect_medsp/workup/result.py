@@ -40,7 +40,8 @@ class Order(BaseModel):
     """Numbers of the met rubric items this order serves (``workup/link.py``: by the items'
     words and the order's, and by the grader's quote when there is one)."""
     linked_by: list[str] = Field(default_factory=list)
-    """The signals that linked it: ``quote`` and/or ``words``."""
+    """The signals that linked it: ``quote`` and/or ``words`` (or ``model`` under ``-S
+    link``)."""
     necessity: Literal["linked", "not_linked", "undecided", "unknown"] = "unknown"
     """``linked`` to a met item, ``not_linked`` to any (not asked for by the rubric),
     ``undecided`` (its words share too little to say; left out of the share), or ``unknown``
@@ -83,8 +84,8 @@ class Workup(ScorerResult):
     orders_undecided: int = 0
     """Orders whose link could not be decided (left out of the share)."""
     linked_by: dict[str, int] = Field(default_factory=dict)
-    """Linked orders per signal (``quote``, ``words``; an order linked by both counts in
-    each)."""
+    """Linked orders per signal (``quote``, ``words``, ``model``; an order linked by two
+    counts under each)."""
     items_met: int = 0
     """Met rubric items."""
     items_placed: dict[str, int] = Field(default_factory=dict)
@@ -113,6 +114,9 @@ class Workup(ScorerResult):
     grader that quotes nothing)."""
     classify: str | None = None
     """The grading model that classified the orders (``-S classify``), if any."""
+    link: str | None = None
+    """The grading model that linked the orders to the items they serve (``-S link``), if
+    any; orders it left out were linked by their words."""
 
     @property
     def order_count(self) -> int:

@@ -27,6 +27,7 @@ from inspect_medsp.record import SCORER as RUBRIC_SCORER
 from inspect_medsp.record import ScoreMetadata, Verdict, latest, unnumbered
 from inspect_medsp.scoring import of_the_baseline
 from inspect_medsp.workup.classify import classify_orders
+from inspect_medsp.workup.linkmodel import link_with_model
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.tally import tally
 
@@ -40,11 +41,13 @@ class WorkupParameters(BaseModel):
 
     prices: str | None = None
     classify: str | None = None
+    link: str | None = None
 
 
 ACCEPTED = {
     "prices": "the path of a YAML price table (currency, categories, names), e.g. prices.yaml",
     "classify": "a model name provider/model that sorts the orders into categories",
+    "link": "a model name provider/model that links the orders to the rubric items they serve",
 }
 
 
@@ -168,27 +171,41 @@ def workup_summary() -> Metric:
 
 
 @scorer(metrics=[workup_summary()], name=WORKUP_SCORER)
-def medsp_workup(prices: str | None = None, classify: str | None = None, **unknown: Any) -> Scorer:
+def medsp_workup(
+    prices: str | None = None,
+    classify: str | None = None,
+    link: str | None = None,
+    **unknown: Any,
+) -> Scorer:
     """The work-up of each encounter: every order's category, its cost from a price table
-    (``prices``: your own YAML table; default the shipped relative tiers), whether a met
-    rubric item cites it, when each category was first ordered, the share of items met by
-    each turn, unsupported orders and those pending at the end.
+    (``prices``: your own YAML table; default the shipped relative tiers), the met rubric
+    items it serves, when each category was first ordered, the share of items met by each
+    turn, unsupported orders and those pending at the end.
 
     Args:
         prices: A YAML price table (see ``orders/prices.yaml``); the shipped tiers if None.
         classify: A model that sorts the orders into categories; else the keyword table.
+        link: A model that links the orders to the rubric items they serve, shown only the
+            item texts and the orders; else the words of both (``workup/link.py``).
     """
-    KIT.check(WorkupParameters, {"prices": prices, "classify": classify}, ACCEPTED, unknown)
+    KIT.check(
+        WorkupParameters,
+        {"prices": prices, "classify": classify, "link": link},
+        ACCEPTED,
+        unknown,
+    )
     table: PriceTable = load_prices(prices)
-    if classify is not None:
+    for name, model in (("classify", classify), ("link", link)):
+        if model is None:
+            continue
         try:
-            get_model(classify)
+            get_model(model)
         except Exception as error:  # a model that cannot be made here: one line, no traceback
             first = (
                 str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             )
             raise MedSPDataError(
-                f"{WORKUP_SCORER}: classify={classify} cannot be made here ({first}); give a "
+                f"{WORKUP_SCORER}: {name}={model} cannot be made here ({first}); give a "
                 "model name provider/model whose provider is installed and whose key is set"
             ) from None
 
@@ -202,16 +219,28 @@ def medsp_workup(prices: str | None = None, classify: str | None = None, **unkno
         actions = traj.action_log
         decided: list[tuple[str, str]] = [decide(a.interpreted_action, a.raw) for a in actions]
         usage: dict[str, Any] = {}
-        if classify is not None:
-            with KIT.metered() as meter:
-                decided, _usable = await KIT.grading(
-                    "work-up categories",
-                    lambda: classify_orders(get_model(classify), actions),
-                    {"model": classify, "orders": str(len(actions))},
-                    lambda found: "usable reply" if found[1] else "unusable: keyword table used",
-                )
-            usage = meter.stored()
         verdicts, missing = rubric_verdicts(state)
+        model_links: dict[int, list[int]] | None = None
+        if classify is not None or (link is not None and verdicts):
+            with KIT.metered() as meter:
+                if classify is not None:
+                    decided, _usable = await KIT.grading(
+                        "work-up categories",
+                        lambda: classify_orders(get_model(classify), actions),
+                        {"model": classify, "orders": str(len(actions))},
+                        lambda found: (
+                            "usable reply" if found[1] else "unusable: keyword table used"
+                        ),
+                    )
+                if link is not None and verdicts:
+                    items = {v.number: v.text for v in verdicts}
+                    model_links, _linked = await KIT.grading(
+                        "work-up links",
+                        lambda: link_with_model(get_model(link), items, actions),
+                        {"model": link, "orders": str(len(actions))},
+                        lambda found: "usable reply" if found[1] else "unusable: linked by words",
+                    )
+            usage = meter.stored()
         result = tally(
             traj,
             table,
@@ -220,6 +249,8 @@ def medsp_workup(prices: str | None = None, classify: str | None = None, **unkno
             encounter.record.rubric.n_items,
             missing,
             classify,
+            model_links,
+            link,
         )
         return Score(
             value=KIT.numbered(workup_value(result), encounter.number),

@@ -124,6 +124,8 @@ def tally(
     items: int,
     missing: str = "",
     classifier: str | None = None,
+    model_links: dict[int, list[int]] | None = None,
+    linker: str | None = None,
 ) -> Workup:
     """The work-up of the encounter ``traj``.
 
@@ -137,6 +139,9 @@ def tally(
         items: The rubric's number of items.
         missing: Why there are no verdicts.
         classifier: The grading model that classified the orders, if one did.
+        model_links: The items a linking model gave each order it answered for (by its
+            index in ``traj.action_log``); the others are linked by their words.
+        linker: The linking model, if one linked.
     """
     actions = traj.action_log
     if len(categories) != len(actions):
@@ -146,7 +151,13 @@ def tally(
     cites, quoted = _quotes(found, encounter_lines(traj), actions)
     rubric = Rubric.of({v.number: v.text for v in found}, [v.number for v in found if v.met])
     links = [
-        link_order(a.raw, a.interpreted_action, rubric, cites.get(i, []))
+        link_order(
+            a.raw,
+            a.interpreted_action,
+            rubric,
+            cites.get(i, []),
+            None if model_links is None else model_links.get(i),
+        )
         if have
         else OrderLink((), (), "unknown")
         for i, a in enumerate(actions)
@@ -246,4 +257,5 @@ def tally(
         curve=curve,
         untraced=sum(1 for n in met if n not in quoted),
         classify=classifier,
+        link=linker,
     )
