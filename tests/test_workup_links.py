@@ -465,3 +465,37 @@ def test_an_unusable_linking_reply_falls_back_to_the_words(quoted: EvalLog) -> N
         assert [o.serves for o in again.orders] == [o.serves for o in first.orders]
         subtasks = [e for e in sample.events if e.event == "subtask" and e.name == "work-up links"]
         assert [s.result for s in subtasks] == ["unusable: linked by words"]
+
+
+def test_a_chest_pain_record_graded_by_bare_booleans() -> None:
+    # a record of our own, graded true/false with no quote: the share and the curve come
+    # from the words of the orders and the items, never 100% and never flat
+    traj = Trajectory(store=Store())
+    traj.turns = [
+        _turn(1, [("12-lead ECG now", "executed"), ("Aspirin 300 mg chewed", "executed")],
+              ["ECG: ST elevation in II, III, aVF."], []),
+        _turn(2, [("Serum troponin", "pending"), ("Chest X-ray", "executed")], [], []),
+        _turn(3, [("Call the cardiology registrar for primary PCI", "executed")],
+              ["Troponin 850 ng/L."], []),
+    ]  # fmt: skip
+    traj.turns[1].clinician.speak = "When did the pain start, and does it spread to your arm?"
+    texts = {
+        1: "Obtains a 12-lead ECG within 10 minutes of arrival",
+        2: "Gives aspirin 300 mg",
+        3: "Asks when the pain started and where it spreads",
+        4: "Refers to cardiology for primary PCI",
+        5: "Explains the diagnosis to the patient",
+    }
+    verdicts = [
+        Verdict(number=n, competency="PC", text=t, met=n != 5, judged=True)
+        for n, t in texts.items()
+    ]
+    decided = [decide(a.interpreted_action, a.raw) for a in traj.action_log]
+    result = tally(traj, load_prices(None), decided, verdicts, items=5)
+    by = {o.order: o for o in result.orders}
+    assert by["12-lead ECG now"].serves == [1] and by["Aspirin 300 mg chewed"].serves == [2]
+    assert by["Call the cardiology registrar for primary PCI"].serves == [4]
+    assert result.not_asked_for == 2  # the troponin and the X-ray
+    assert result.untraced == 4 and result.items_placed == {"order": 3, "words": 1}
+    assert result.curve == [0.4, 0.6, 0.8]
+    assert result.pending_at_end == []  # the troponin came back in turn 3
