@@ -207,9 +207,11 @@ def test_ctrl_c_during_grading_keeps_the_encounter_ungraded_with_its_command(
     shown = capsys.readouterr().out
     assert "Ctrl-C: the encounter is over and is being graded." in shown
     assert "Not graded: you stopped the grading." in shown
-    assert (
-        f"grade it with: inspect score {log.location} --scorer inspect_medsp/medsp_rubric" in shown
+    command = (
+        f"inspect score {log.location} --scorer inspect_medsp/medsp_rubric --action overwrite "
+        "--overwrite"
     )
+    assert f"asks nothing):\n{command}\n" in shown  # alone on its line, never wrapped
     assert "Your checklist" not in shown
 
 
@@ -390,6 +392,7 @@ def test_a_practice_encounter_with_an_extra_action_first_reads_every_action_as_i
     score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
     assert score.answer == "12/17 items"  # as the scripted clinician scores
     shown = capsys.readouterr().out
-    assert "Anaphylaxis after a wasp sting · stage 1: initial_assessment" in shown
+    assert "Current stage: initial_assessment" in shown
+    assert "Anaphylaxis after a wasp sting" not in shown  # the title only with -M title=true
     assert "the environment read it as" not in shown
     assert "Your time: " in shown and "(turn 1 0:" in shown

@@ -108,9 +108,12 @@ def test_a_run_without_scoring_says_it_is_not_scored_yet(tmp_path: Path) -> None
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     [log] = list((tmp_path / "logs").glob("*.eval"))
+    assert "MedSP-demo: not scored yet (run with --no-score)" in output
+    # the one command that grades it, alone on its line and unattended
     assert (
-        f"MedSP-demo: not scored yet (run with --no-score); grade it with inspect score {log} "
-        "--scorer inspect_medsp/medsp_rubric"
+        "MedSP: grade the run (not scored: --no-score) with:\n"
+        f"inspect score {log} --scorer inspect_medsp/medsp_rubric --action overwrite "
+        "--overwrite\n"
     ) in output
     # (the load summary says a part of the demo is not comparable; the end says nothing more)
     assert "scenarios scored" not in output

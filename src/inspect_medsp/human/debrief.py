@@ -34,6 +34,7 @@ from inspect_medsp.record import (
     ScoreMetadata,
     Trajectory,
     encounter_lines,
+    regrade_command,
 )
 from inspect_medsp.templates import render
 
@@ -91,7 +92,8 @@ def show_ending(state: TaskState, feedback: bool) -> None:
         ungraded = score is not None and ScoreMetadata.read(score.metadata).unscored
         if traj.complete and ungraded == GRADING_STOPPED:
             console.print("")
-            grade = render("debrief_ungraded", package=PACKAGE, log=log_location() or "LOG")
+            command = regrade_command(log_location() or "LOG")
+            grade = render("debrief_ungraded", package=PACKAGE, command=command)
             console.print(escape(grade), soft_wrap=True, highlight=False)
         # a stopped encounter's ending already says it is not scored
         elif feedback and score is not None and traj.complete:

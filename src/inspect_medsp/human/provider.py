@@ -53,6 +53,16 @@ HUMAN_KEY = "medsp_human"
 """Where each reply's output metadata says a person wrote it, and who."""
 
 
+def show_title(value: object) -> bool | None:
+    """``-M title=...`` as a flag (None when it is not one): Inspect hands ``-M`` values
+    over parsed as YAML, so ``true`` is a bool, but a string may come from Python."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+        return value.strip().lower() in ("true", "yes")
+    return None
+
+
 class NotForAPerson(MedSPDataError):
     """A person was asked to play something other than the clinician's turns."""
 
@@ -75,12 +85,20 @@ class HumanClinician(LocalModelAPI):
     One screen at a time (:meth:`max_connections` is 1); no tokens are counted.
     """
 
-    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, model_name: str, *args: Any, title: object = False, **kwargs: Any) -> None:
         super().__init__(model_name, *args, **kwargs)
         problem = person_name_problem(model_name)
         if problem:
             raise PrerequisiteError(problem)
         self.person = person_name(model_name)
+        shown = show_title(title)
+        if shown is None:
+            raise PrerequisiteError(
+                f"-M title={title!r} is not accepted for medsp/{model_name}: title takes true "
+                "(practice: the case's title above each turn) or false (the default, as in "
+                "an exam: a clinician model is never told the title)"
+            )
+        self.title = shown
 
     async def generate(
         self,
@@ -109,7 +127,7 @@ class HumanClinician(LocalModelAPI):
         frame = turn_frame(turn)
         title = f"MedSP encounter · {self.person} · {self._case()}turn {turn}"
         title += f" of {frame.limit}" if frame.limit else ""
-        where = frame.where(case_title())
+        where = frame.where(case_title() if self.title else "")
         with awaiting_human("question"), input_screen() as console:
             if console.quiet:
                 raise NotForAPerson(
@@ -156,7 +174,9 @@ class HumanClinician(LocalModelAPI):
         answered(answer)
         text = json.dumps(answer.model_dump(), ensure_ascii=False)
         output = ModelOutput.from_content(model=f"medsp/{self.model_name}", content=text)
-        metadata = {HUMAN_KEY: {"person": self.person, "turn": turn}}
+        metadata: dict[str, Any] = {HUMAN_KEY: {"person": self.person, "turn": turn}}
+        if self.title:
+            metadata[HUMAN_KEY]["title_shown"] = True
         output.choices[0].message.metadata = dict(metadata)
         output.metadata = metadata
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
