@@ -40,7 +40,29 @@ from inspect_medsp.scripted.readings import readings
 from inspect_medsp.scripted.recognise import Call, demo_records
 from inspect_medsp.scripted.replies import grade
 from inspect_medsp.scripted.scripts import load_scripts
+from inspect_medsp.human.debrief import typed_when_stopped
 from tests.support.scripts import Script, environment, patient
+from tests.test_data import (
+    ALL_IDS,
+    ID_A,
+    ID_C,
+    _role_files,
+    _rubric,
+    _write_rubric,
+    _write_scenario,
+    _write_subset,
+)
+
+
+def hub_tree(root: Path) -> tuple[Path, Path]:
+    """Three scenarios of the published form (none of them a demo's) and their rubrics,
+    the subset holding two."""
+    data, upstream = root / "data", root / "upstream"
+    for k, sid in enumerate(ALL_IDS):
+        _write_scenario(data, sid, _role_files(sid))
+        _write_rubric(upstream, sid, _rubric(sid, n_pc=k + 1))
+    _write_subset(upstream, [ID_C, ID_A])
+    return data, upstream
 
 HUMAN = "medsp/human/tester"
 SCRIPTED = "medsp/scripted"
@@ -296,8 +318,12 @@ def test_a_stop_at_a_question_keeps_what_was_typed(
             {"score": False, "task_args": {"feedback": True}},
             ("feedback=true is not accepted with --no-score",),
         ),
+        (
+            {"task_args": {"variants": "baseline,anxious"}},
+            ("variants=baseline,anxious is not accepted with --model medsp/human/x",),
+        ),
     ],
-    ids=["epochs", "time-limit", "feedback-no-score"],
+    ids=["epochs", "time-limit", "feedback-no-score", "variants"],
 )
 def test_a_persons_misuse_is_refused_at_load_in_one_line(
     tmp_path: Path, options: dict[str, Any], needles: tuple[str, ...]
@@ -313,6 +339,94 @@ def test_a_persons_misuse_is_refused_at_load_in_one_line(
     for needle in needles:
         assert needle in message
     assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+def test_a_judge_that_cannot_play_the_cases_is_refused_before_the_first_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """medsp/scripted as the judge of cases it has no script for (here the 100-case task on
+    a local tree): one line at load naming the cases and the scenarios it can play; no
+    question is asked and no log is written (it used to fail after the person's first turn,
+    with a traceback)."""
+    data, upstream = hub_tree(tmp_path)
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n")
+    with pytest.raises(MedSPParameterError) as error:
+        inspect_eval(
+            "inspect_medsp/medsp100", model="medsp/human/cand03",
+            task_args={"judge": SCRIPTED, "data_dir": str(data), "upstream_dir": str(upstream)},
+            max_samples=1, score=False, log_dir=str(tmp_path / "logs"), display="plain",
+        )  # fmt: skip
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.startswith("medsp/scripted cannot play 2 cases of MedSP-Q100 (")
+    assert "demo_anaphylaxis/scenario1, demo_bad_news/scenario1, demo_peds_asthma" in message
+    assert "Say (Enter: nothing)" not in capsys.readouterr().out
+    assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+def test_the_case_title_is_shown_only_when_asked_for_practice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A clinician model is never told the case's title: the line under the header is the
+    stage as the model reads it, and the title comes only with -M title=true."""
+    for title, shown in ((False, False), (True, True)):
+        type_in(monkeypatch, OPEN + "/stop\n" + "\n")
+        inspect_eval(
+            medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED), model=HUMAN,
+            model_args={"title": title}, log_dir=str(tmp_path), display="plain",
+        )  # fmt: skip
+        screen = capsys.readouterr().out
+        assert "Current stage: initial_assessment" in screen
+        assert ("Anaphylaxis after a wasp sting · Current stage" in screen) is shown
+        assert "stage 1:" not in screen
+
+
+def test_a_line_typed_when_the_stop_is_confirmed_is_kept_as_typed_not_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C while a line is typed and not entered: the line comes back with the stop
+    (kept in the log as typed, not sent), next to what the turn had entered."""
+    from inspect_medsp.human import form
+
+    answers = iter(["Hello.", KeyboardInterrupt, "y"])
+
+    def read(console: Console, prompt: str, prefill: str = "") -> str:
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            form._Keys.typed = "give adrenal"  # what readline held when Ctrl-C came
+            raise KeyboardInterrupt
+        return str(answer)
+
+    monkeypatch.setattr(form, "read_line", read)
+    stopped = ask_turn(Console(file=io.StringIO()), lambda: "")
+    assert stopped == Stopped("Ctrl-C", "Hello.", (), "give adrenal")
+    shown = typed_when_stopped(PersonStop(turn=2, during="question", how="Ctrl-C",
+                                          speak="Hello.", unsent="give adrenal"))  # fmt: skip
+    assert "Typed, not sent (you had not pressed Enter; kept in the log): give adrenal" in shown
+
+
+def test_a_line_typed_when_the_stop_is_declined_is_asked_again_with_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C, then Enter (go on): the same question comes back with the line typed on it,
+    and what is entered then is the answer."""
+    from inspect_medsp.human import form
+
+    prefills: list[str] = []
+    answers = iter([KeyboardInterrupt, "", "half typed, then more", "", "n"])
+
+    def read(console: Console, prompt: str, prefill: str = "") -> str:
+        prefills.append(prefill)
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            form._Keys.typed = "half typed"
+            raise KeyboardInterrupt
+        return str(answer)
+
+    monkeypatch.setattr(form, "read_line", read)
+    reply = ask_turn(Console(file=io.StringIO()), lambda: "")
+    assert reply == ClinicianReply(speak="half typed, then more", actions=[], eos=False)
+    assert prefills[:3] == ["", "", "half typed"]  # the Say question again, with the line
 
 
 # --------------------------------------------------------------------------- offline feedback

@@ -109,17 +109,22 @@ def show_ending(state: TaskState, feedback: bool) -> None:
 
 
 def typed_when_stopped(stop: PersonStop) -> str:
-    """What the person had typed of the turn they stopped in, as the log keeps it."""
-    if not stop.speak and not stop.actions:
-        return f"You had typed nothing of turn {stop.turn}."
-    head = (
-        f"Your turn {stop.turn}, sent before you stopped (kept in the log, not scored):"
-        if stop.sent
-        else f"What you had typed of turn {stop.turn} (kept in the log, not sent or scored):"
-    )
-    lines = [head, f"Say: {stop.speak or '(nothing)'}"]
-    lines += [f"Action: {a}" for a in stop.actions]
-    return "\n".join(lines)
+    """What the person had typed of the turn they stopped in, as the log keeps it: what they
+    had entered (or sent), and a line typed and not entered (typed, not sent)."""
+    lines: list[str] = []
+    if stop.speak or stop.actions:
+        head = (
+            f"Your turn {stop.turn}, sent before you stopped (kept in the log, not scored):"
+            if stop.sent
+            else f"What you had typed of turn {stop.turn} (kept in the log, not sent or scored):"
+        )
+        lines += [head, f"Say: {stop.speak or '(nothing)'}"]
+        lines += [f"Action: {a}" for a in stop.actions]
+    if stop.unsent:
+        lines.append(
+            f"Typed, not sent (you had not pressed Enter; kept in the log): {stop.unsent}"
+        )
+    return "\n".join(lines) or f"You had typed nothing of turn {stop.turn}."
 
 
 def your_time(traj: Trajectory) -> str:

@@ -167,6 +167,7 @@ class HumanClinician(LocalModelAPI):
                 how=answer.how,
                 speak=answer.speak,
                 actions=list(answer.actions),
+                unsent=answer.unsent,
             ).save(store())
             raise TerminateSampleError(
                 f"medsp/{self.model_name} stopped the encounter at turn {turn} ({answer.how})"
