@@ -33,6 +33,7 @@ from rich.console import Console
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.errors import MedSPParameterError
+from inspect_medsp.human.debrief import typed_when_stopped
 from inspect_medsp.human.form import Stopped, ask_turn, ctrl_c_at_the_prompt, read_line
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.stop import PersonStop
@@ -40,7 +41,6 @@ from inspect_medsp.scripted.readings import readings
 from inspect_medsp.scripted.recognise import Call, demo_records
 from inspect_medsp.scripted.replies import grade
 from inspect_medsp.scripted.scripts import load_scripts
-from inspect_medsp.human.debrief import typed_when_stopped
 from tests.support.scripts import Script, environment, patient
 from tests.test_data import (
     ALL_IDS,
