@@ -9,7 +9,9 @@ README's "Human baselines" for the run in tmux)."""
 
 from __future__ import annotations
 
+import importlib
 import io
+import re
 import signal
 from pathlib import Path
 from typing import Any
@@ -155,7 +157,9 @@ def test_ctrl_c_while_the_models_answer_asks_and_y_stops_that_encounter_only(
         f"{HUMAN} stopped the encounter at turn 1 (Ctrl-C while the models answered it; "
         "0 turns completed)"
     )
-    assert PersonStop.of(Store(log.samples[0].store)) == PersonStop(
+    stop = PersonStop.of(Store(log.samples[0].store))
+    assert stop is not None and stop.seconds is not None and stop.seconds >= 0
+    assert stop.model_copy(update={"seconds": None}) == PersonStop(
         turn=1, during="models", how="Ctrl-C", speak="Hello.", actions=["check vital signs"],
         sent=True,
     )  # fmt: skip
@@ -235,6 +239,46 @@ def test_ctrl_c_during_grading_keeps_the_encounter_ungraded_with_its_command(
     )
     assert f"asks nothing):\n{command}\n" in shown  # alone on its line, never wrapped
     assert "Your checklist" not in shown
+    # the stop is recorded as a stop during the encounter is
+    stop = PersonStop.of(Store(log.samples[0].store))  # type: ignore[index]
+    assert stop is not None and (stop.during, stop.how, stop.turn) == ("grading", "Ctrl-C", 1)
+
+
+def test_help_shows_the_instructions_again_and_the_stopped_turn_is_timed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """/help repeats the clinician's instructions (the page they were on has scrolled away)
+    before how to answer; the turn stopped in is on the person's time line."""
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n" + "/help\n/stop\n" + "\n")
+    run(tmp_path, roles(Script([patient("Doctor?")]), Script([environment(0, "initial_assessment")]),
+                        Script([GRADED])))  # fmt: skip
+    shown = capsys.readouterr().out
+    assert shown.count("You are the physician in a simulated clinical encounter") == 2
+    assert shown.index("You are the physician", shown.index("turn 2")) < shown.rindex(
+        "Each turn answers three questions"
+    )
+    assert re.search(r"Your time: \d:\d\d in all \(turn 1 \d:\d\d, turn 2 \(stopped\) \d:\d\d\)",
+                     " ".join(shown.split()))  # fmt: skip
+
+
+def test_ctrl_c_at_the_end_of_a_case_is_said_not_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at "Press Enter to go on": the screen says the case is over and kept, and
+    asks again; Enter then goes on."""
+    debrief = importlib.import_module("inspect_medsp.human.debrief")  # not the function
+
+    answers = iter([KeyboardInterrupt, ""])
+
+    def read(console: Console, prompt: str, prefill: str = "") -> str:
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return str(answer)
+
+    monkeypatch.setattr(debrief, "read_line", read)
+    out = io.StringIO()
+    debrief.go_on(Console(file=out, width=200))
+    assert "Ctrl-C: this case is over and kept in the log" in out.getvalue()
+    assert next(answers, None) is None  # asked again, and Enter went on
 
 
 # --------------------------------------------------------------------------- at the questions

@@ -320,7 +320,7 @@ def task_of(
     if params.shard is not None:
         records, shard = part_of_run(records, params.shard, params, settings, report.name)
     return Task(
-        dataset=build_dataset(records, name=report.name),
+        dataset=build_dataset(records, name=report.name, variants=variants is not None),
         solver=_solver(params.protocol, judge, params.max_turns, settings, cache),
         scorer=[
             medsp_rubric(

@@ -85,7 +85,7 @@ def show_ending(state: TaskState, feedback: bool) -> None:
         stop = PersonStop.of(state.store)
         if stop is not None and not traj.complete:
             show(console, typed_when_stopped(stop))
-        times = your_time(traj)
+        times = your_time(traj, stop)
         if times:
             console.print("")
             show(console, times)
@@ -104,8 +104,20 @@ def show_ending(state: TaskState, feedback: bool) -> None:
             where = render("debrief_where", package=PACKAGE, log=log_location())
             console.print(escape(where), soft_wrap=True, highlight=False)
         console.print("")
-        with contextlib.suppress(EOFError, KeyboardInterrupt), ctrl_c_at_the_prompt():
-            read_line(console, "Press Enter to go on. ")
+        go_on(console)
+
+
+def go_on(console: Console) -> None:
+    """Wait for Enter at the end of a case. Ctrl-C there is said, not taken silently: the
+    case is over and kept, and Enter (or a second Ctrl-C) goes on to the next case."""
+    prompt = "Press Enter to go on. "
+    with contextlib.suppress(EOFError, KeyboardInterrupt), ctrl_c_at_the_prompt():
+        try:
+            read_line(console, prompt)
+        except KeyboardInterrupt:
+            console.print("")
+            show(console, render("ctrl_c_at_the_end", package=PACKAGE))
+            read_line(console, prompt)
 
 
 def typed_when_stopped(stop: PersonStop) -> str:
@@ -127,15 +139,21 @@ def typed_when_stopped(stop: PersonStop) -> str:
     return "\n".join(lines) or f"You had typed nothing of turn {stop.turn}."
 
 
-def your_time(traj: Trajectory) -> str:
-    """The person's thinking time on each recorded turn and in all (empty with none)."""
+def your_time(traj: Trajectory, stop: PersonStop | None = None) -> str:
+    """The person's thinking time on each recorded turn, the turn they stopped in (``stop``,
+    when the encounter was stopped in a turn) and in all (empty with none)."""
     seconds = [t.clinician_seconds for t in traj.turns]
-    if not seconds or any(s is None for s in seconds):
+    if any(s is None for s in seconds):
         return ""
-    per_turn = ", ".join(f"turn {i} {clock(s or 0.0)}" for i, s in enumerate(seconds, 1))
-    total = clock(sum(s or 0.0 for s in seconds))
+    parts = [f"turn {i} {clock(s or 0.0)}" for i, s in enumerate(seconds, 1)]
+    stopped = stop.seconds if stop is not None and stop.during != "grading" else None
+    if stopped is not None and stop is not None and stop.turn > len(seconds):
+        parts.append(f"turn {stop.turn} (stopped) {clock(stopped)}")
+    if not parts:
+        return ""
+    total = clock(sum(s or 0.0 for s in seconds) + (stopped or 0.0))
     return (
-        f"Your time: {total} in all ({per_turn}); only your own time at the questions, "
+        f"Your time: {total} in all ({', '.join(parts)}); only your own time at the questions, "
         "not the models'."
     )
 

@@ -290,6 +290,9 @@ class TurnForm:
 
     console: Console
     history: Callable[[], str]
+    instructions: str = ""
+    """The clinician's instructions, which ``/help`` shows again before how to answer (the
+    page they were on has scrolled away)."""
     speak: str = ""
     actions: list[str] = field(default_factory=list)
     unsent: str = ""
@@ -351,6 +354,9 @@ class TurnForm:
                 self.console.print("")
                 show(self.console, so_far)
         elif command == HELP:
+            if self.instructions:
+                show(self.console, self.instructions)
+                self.console.print("")
             show(self.console, how_to_answer())
         else:
             show(self.console, render("not_a_command", package=PACKAGE, line=line))
@@ -381,18 +387,21 @@ class TurnForm:
         show(self.console, f"Going on with the encounter{kept}.")
 
 
-def ask_turn(console: Console, history: Callable[[], str]) -> ClinicianReply | Stopped:
+def ask_turn(
+    console: Console, history: Callable[[], str], instructions: str = ""
+) -> ClinicianReply | Stopped:
     """Ask for one turn.
 
     Args:
         console: The input screen's console.
         history: The whole case so far, shown on ``/history``.
+        instructions: The clinician's instructions, shown again on ``/help``.
 
     Returns:
         The turn, or :class:`Stopped` when the person typed ``/stop``, confirmed Ctrl-C or
         the input ended.
     """
-    form = TurnForm(console, history)
+    form = TurnForm(console, history, instructions)
     drop_typeahead()
     try:
         with ctrl_c_at_the_prompt():

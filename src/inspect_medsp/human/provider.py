@@ -10,6 +10,7 @@ with one line saying what to bind instead.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import anyio
@@ -128,6 +129,7 @@ class HumanClinician(LocalModelAPI):
         title = f"MedSP encounter · {self.person} · {self._case()}turn {turn}"
         title += f" of {frame.limit}" if frame.limit else ""
         where = frame.where(case_title() if self.title else "")
+        asked = time.monotonic()
         with awaiting_human("question"), input_screen() as console:
             if console.quiet:
                 raise NotForAPerson(
@@ -159,7 +161,7 @@ class HumanClinician(LocalModelAPI):
                     console.print("")
                 if turn == 1:
                     door_note_again(console, page)
-                answer = ask_turn(console, lambda: history(input))
+                answer = ask_turn(console, lambda: history(input), instructions(input))
         if isinstance(answer, Stopped):
             PersonStop(
                 turn=turn,
@@ -168,11 +170,12 @@ class HumanClinician(LocalModelAPI):
                 speak=answer.speak,
                 actions=list(answer.actions),
                 unsent=answer.unsent,
+                seconds=time.monotonic() - asked,
             ).save(store())
             raise TerminateSampleError(
                 f"medsp/{self.model_name} stopped the encounter at turn {turn} ({answer.how})"
             )
-        answered(answer)
+        answered(answer, time.monotonic() - asked)
         text = json.dumps(answer.model_dump(), ensure_ascii=False)
         output = ModelOutput.from_content(model=f"medsp/{self.model_name}", content=text)
         metadata: dict[str, Any] = {HUMAN_KEY: {"person": self.person, "turn": turn}}

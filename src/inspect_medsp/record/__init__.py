@@ -75,7 +75,13 @@ from inspect_medsp.record.score import (
     regrade_command,
 )
 from inspect_medsp.record.shards import SHARDS_SUFFIX, MergedParts, Shard, ShardRecord, shard_folder
-from inspect_medsp.record.stop import GRADING_STOPPED, PersonStop, grading_of, stoppable_grading
+from inspect_medsp.record.stop import (
+    GRADING_STOPPED,
+    GradingRegion,
+    PersonStop,
+    grading_of,
+    stoppable_grading,
+)
 from inspect_medsp.record.strategy_log import (
     Advice,
     BestOfNTurn,
@@ -149,6 +155,7 @@ __all__ = [
     "Draft",
     "EndReason",
     "EnvironmentReply",
+    "GradingRegion",
     "ItemVerdict",
     "Line",
     "MatchedBy",
