@@ -250,8 +250,8 @@ def test_help_shows_the_instructions_again_and_the_stopped_turn_is_timed(
     """/help repeats the clinician's instructions (the page they were on has scrolled away)
     before how to answer; the turn stopped in is on the person's time line."""
     type_in(monkeypatch, OPEN + "Hello.\n\nn\n" + "/help\n/stop\n" + "\n")
-    run(tmp_path, roles(Script([patient("Doctor?")]), Script([environment(0, "initial_assessment")]),
-                        Script([GRADED])))  # fmt: skip
+    stays = Script([environment(0, "initial_assessment")])
+    run(tmp_path, roles(Script([patient("Doctor?")]), stays, Script([GRADED])))
     shown = capsys.readouterr().out
     assert shown.count("You are the physician in a simulated clinical encounter") == 2
     assert shown.index("You are the physician", shown.index("turn 2")) < shown.rindex(
