@@ -20,7 +20,7 @@ import anyio
 import pytest
 import rich
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -65,6 +65,7 @@ def hub_tree(root: Path) -> tuple[Path, Path]:
         _write_rubric(upstream, sid, _rubric(sid, n_pc=k + 1))
     _write_subset(upstream, [ID_C, ID_A])
     return data, upstream
+
 
 HUMAN = "medsp/human/tester"
 SCRIPTED = "medsp/scripted"
@@ -406,6 +407,51 @@ def test_a_judge_that_cannot_play_the_cases_is_refused_before_the_first_case(
     assert "demo_anaphylaxis/scenario1, demo_bad_news/scenario1, demo_peds_asthma" in message
     assert "Say (Enter: nothing)" not in capsys.readouterr().out
     assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+def test_a_models_error_in_a_persons_case_ends_that_encounter_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The patient's model fails after the person's first turn: that encounter ends, unscored
+    (never a zero), the person reads one line saying what failed, the next case is played,
+    and the traceback is in the log's transcript, not on the screen."""
+
+    def down(*args: object) -> ModelOutput:
+        raise RuntimeError("the patient's provider is down")
+
+    failing = get_model("mockllm/model", custom_outputs=down, memoize=False)
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n" + "\n" + OPEN + "/stop\n" + "\n")
+    log = run(tmp_path, roles(failing, Script([ENDS]), Script([GRADED])), TWO_CASES)
+
+    assert log.samples is not None and len(log.samples) == 2  # the next case was played
+    first = trajectory(log)
+    assert first.end == "error" and first.end_reason == (
+        "RuntimeError during turn 1 (0 turns completed): the patient's provider is down"
+    )
+    assert log.samples[0].error is None
+    score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
+    assert score.metadata and score.metadata["unscored"] == "encounter_incomplete"
+    shown = capsys.readouterr().out
+    assert "The encounter ended on an error of the models, not of yours: RuntimeError" in shown
+    assert "Traceback" not in shown and "the patient's provider is down\")" not in shown
+    sample = resolve_sample_attachments(log.samples[0])
+    infos = [e for e in sample.events if e.event == "info"]
+    assert any("Traceback (most recent call last)" in str(e.data) for e in infos)
+
+
+def test_a_models_error_in_a_models_case_is_still_a_sample_error(tmp_path: Path) -> None:
+    def down(*args: object) -> ModelOutput:
+        raise RuntimeError("the patient's provider is down")
+
+    failing = get_model("mockllm/model", custom_outputs=down, memoize=False)
+    clinician = Script([{"speak": "Hello.", "actions": [], "eos": False}]).model()
+    [log] = inspect_eval(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"), model=clinician,
+        model_roles=roles(failing, Script([ENDS]), Script([GRADED])),
+        log_dir=str(tmp_path), display="none",
+    )  # fmt: skip
+    assert log.status == "error" and log.error is not None
+    assert "provider is down" in log.error.message
 
 
 def test_the_case_title_is_shown_only_when_asked_for_practice(

@@ -38,7 +38,7 @@ from inspect_medsp.data import (
 )
 from inspect_medsp.encounter import CLINICIAN_ROLE, Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
-from inspect_medsp.human import debrief
+from inspect_medsp.human import debrief, ends_on_error
 from inspect_medsp.measures import capabilities, viewer
 from inspect_medsp.params import (
     ACCEPTED,
@@ -67,7 +67,6 @@ from inspect_medsp.workload import RunShape, take_part
 logger = logging.getLogger("inspect_medsp")
 
 DEMO_PACKAGE = "inspect_medsp.data"
-
 
 
 def refuse_scripted_tools(protocol: Protocol, context: RunContext) -> None:
@@ -120,6 +119,7 @@ def _solver(
         role_config=given(settings.role_config()),
         cache=cache,
         strategy=settings.model_dump(),
+        on_error=ends_on_error,
     )
 
 
@@ -503,9 +503,7 @@ def custom_task(params: TaskParameters, context: RunContext | None = None) -> Ta
     return task_of(load, params, context=context)
 
 
-def refuse_unscripted(
-    where: str, records: list[SampleRecord], models: list[str | None]
-) -> None:
+def refuse_unscripted(where: str, records: list[SampleRecord], models: list[str | None]) -> None:
     """Stop the load when the scripted demo is to play a case it has no script for (it
     replays the bundled demo's scenarios only), rather than fail in the middle of the run
     (for a person, after they played the case's first turn).

@@ -133,9 +133,7 @@ def typed_when_stopped(stop: PersonStop) -> str:
         lines += [head, f"Say: {stop.speak or '(nothing)'}"]
         lines += [f"Action: {a}" for a in stop.actions]
     if stop.unsent:
-        lines.append(
-            f"Typed, not sent (you had not pressed Enter; kept in the log): {stop.unsent}"
-        )
+        lines.append(f"Typed, not sent (you had not pressed Enter; kept in the log): {stop.unsent}")
     return "\n".join(lines) or f"You had typed nothing of turn {stop.turn}."
 
 
@@ -169,7 +167,8 @@ def ending(state: TaskState) -> str:
     why it was cut short."""
     traj = Trajectory(store=state.store)
     if not traj.complete:
-        return render("debrief_stopped", package=PACKAGE, end_reason=traj.end_reason or traj.end)
+        template = "debrief_error" if traj.end == "error" else "debrief_stopped"
+        return render(template, package=PACKAGE, end_reason=traj.end_reason or traj.end)
     last = state.messages[-1] if state.messages else None
     if isinstance(last, ChatMessageUser):
         return for_person(last)
