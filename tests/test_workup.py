@@ -219,8 +219,9 @@ def test_the_viewer_shows_three_labelled_work_up_headlines(demo: EvalLog) -> Non
     visible = [k for k, v in shown.items() if v and k.startswith("score__medsp_workup__")]
     assert visible == [f"score__medsp_workup__{k}" for k in ("cost", "orders", "not_asked_for")]
     labels = view.score_labels or {}
-    assert labels["cost"] == "Work-up cost"
-    assert labels["not_asked_for"] == "Orders not asked for by the rubric"
+    # one name per score (the key the sample's header shows), with its unit
+    assert labels["cost"] == "cost (price-table units)"
+    assert labels["not_asked_for"] == "not_asked_for (orders not in the rubric)"
 
 
 # A synthetic record: one order no item cites, one several cite, an unsupported one, one

@@ -38,7 +38,7 @@ make ten."""
 
 
 def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:
-    labels = {c.key: c.label for cap in capabilities for c in cap.columns}
+    labels = {c.key: c.heading for cap in capabilities for c in cap.columns}
     for n in range(1, RESCORES_LISTED + 1):
         for cap in capabilities:
             if cap.rescore:

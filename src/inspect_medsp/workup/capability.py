@@ -41,9 +41,15 @@ WORKUP_CAPABILITY = Capability(
     name=WORKUP_SCORER,
     scorer=medsp_workup,
     columns=(
-        Column("cost", "Work-up cost", palette="good-low", low=0),
-        Column("orders", "Orders"),
-        Column("not_asked_for", "Orders not asked for by the rubric", palette="good-low", low=0),
+        Column("cost", "Work-up cost", palette="good-low", low=0, unit="price-table units"),
+        Column("orders", "Orders", unit="orders"),
+        Column(
+            "not_asked_for",
+            "Orders not asked for by the rubric",
+            palette="good-low",
+            low=0,
+            unit="orders not in the rubric",
+        ),
     ),
     headlines=("cost", "orders", "not_asked_for"),
     result=Workup,
