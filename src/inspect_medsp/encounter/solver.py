@@ -130,7 +130,7 @@ def medsp_encounter(
     role_config: GenerateConfig | None = None,
     cache: bool | CachePolicy = False,
     strategy: Mapping[str, str | int | float] | None = None,
-    on_error: Callable[[TaskState], bool] | None = None,
+    on_error: Callable[[TaskState, Exception], bool] | None = None,
 ) -> Solver:
     """The ``turns`` protocol: the model under test replies ``{speak, actions, eos}`` each turn.
 
@@ -151,9 +151,9 @@ def medsp_encounter(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         try:
             return await play(state)
-        except Exception:
+        except Exception as err:
             ended = Trajectory(store=state.store).end == "error"
-            if on_error is None or not ended or not on_error(state):
+            if on_error is None or not ended or not on_error(state, err):
                 raise
             return state
 

@@ -20,14 +20,17 @@ import traceback
 from inspect_ai.log import transcript
 from inspect_ai.solver import TaskState
 
+from inspect_medsp.human.provider import NotForAPerson
 from inspect_medsp.preflight import is_person
 
 
-def ends_on_error(state: TaskState) -> bool:
+def ends_on_error(state: TaskState, error: Exception) -> bool:
     """The encounter's ``on_error``: for a person's case, keep the error's traceback in the
-    transcript and go on (True); for a model's, let the error be a sample error (False).
-    Called while the error is handled, so its traceback is the current one."""
-    if not is_person(str(state.model)):
+    transcript and go on (True); for a model's, and for the person's own provider refusing
+    how it is used (``NotForAPerson``: a misuse that stops the run with its fix), let the
+    error be a sample error (False). Called while the error is handled, so its traceback is
+    the current one."""
+    if not is_person(str(state.model)) or isinstance(error, NotForAPerson):
         return False
     transcript().info(
         "a model failed in a person's encounter: the encounter ended here, unscored, and the "

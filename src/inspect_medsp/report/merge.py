@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import posixpath
 import sys
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -32,7 +33,6 @@ from inspect_ai.log import (
     write_eval_log,
 )
 from inspect_ai.model import ModelUsage
-from shortuuid import uuid
 
 from inspect_medsp.commandline import USAGE_ERROR, Command
 from inspect_medsp.errors import MedSPDataError
@@ -109,7 +109,7 @@ def merged_log(parts: ShardSet) -> EvalLog:
     samples: list[EvalSample] = [s for log in logs for s in log.samples or []]
     ids = [s.id for s in samples if s.epoch == 1]
     spec = merged.eval
-    spec.eval_id = uuid()
+    spec.eval_id = uuid.uuid4().hex
     spec.created = datetime.now(timezone.utc).isoformat()
     spec.dataset.samples = len(ids)
     spec.dataset.sample_ids = ids
