@@ -261,8 +261,9 @@ def test_the_viewer_shows_three_labelled_work_up_headlines(demo: EvalLog) -> Non
     visible = [k for k, v in shown.items() if v and k.startswith("score__medsp_workup__")]
     assert visible == [f"score__medsp_workup__{k}" for k in ("cost", "orders", "not_asked_for")]
     labels = view.score_labels or {}
-    assert labels["cost"] == "Work-up cost (priced orders only)"
-    assert labels["not_asked_for"] == "Orders not linked to a met item (not the same as wrong)"
+    # one name per score (the key the sample's header shows), with its unit, the caveat in it
+    assert labels["cost"] == "cost (price-table units, priced orders only)"
+    assert labels["not_asked_for"] == "not_asked_for (orders not linked to a met item)"
     # not coloured against the run's maximum: the scenarios differ clinically
     scales = view.score_color_scales or {}
     assert "cost" not in scales and "not_asked_for" not in scales

@@ -49,9 +49,17 @@ WORKUP_CAPABILITY = Capability(
     # not coloured: a run's scenarios differ clinically, so one colour scale across them
     # would read a trauma case's costs as worse than a conversation's
     columns=(
-        Column("cost", "Work-up cost (priced orders only)"),
-        Column("orders", "Orders"),
-        Column("not_asked_for", "Orders not linked to a met item (not the same as wrong)"),
+        Column(
+            "cost",
+            "Work-up cost (priced orders only)",
+            unit="price-table units, priced orders only",
+        ),
+        Column("orders", "Orders", unit="orders"),
+        Column(
+            "not_asked_for",
+            "Orders not linked to a met item (not the same as wrong)",
+            unit="orders not linked to a met item",
+        ),
     ),
     headlines=("cost", "orders", "not_asked_for"),
     result=Workup,
