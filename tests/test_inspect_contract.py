@@ -25,15 +25,51 @@ ROOT = Path(__file__).parents[1]
 INSPECT_MODULE = ROOT / "src" / "inspect_medsp" / "_inspect.py"
 
 
-def private_names(source: str) -> list[tuple[str, str]]:
-    """``(module, name)`` of every name imported from a private Inspect module."""
+def _private_imports(nodes: Iterable[ast.AST]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("inspect_ai."):
             module = str(node.module)
             if any(part.startswith("_") for part in module.split(".")):
                 found += [(module, alias.name) for alias in node.names]
     return found
+
+
+def private_names(source: str) -> list[tuple[str, str]]:
+    """``(module, name)`` of every name imported from a private Inspect module, once each."""
+    return list(dict.fromkeys(_private_imports(ast.walk(ast.parse(source)))))
+
+
+def _type_checking_block(source: str) -> ast.If:
+    [block] = [
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    return block
+
+
+def test_every_private_name_is_imported_guarded_as_the_type_checker_sees_it() -> None:
+    # at run time each private name is imported in its own try/except ImportError, which
+    # gives it a fallback and records it in MOVED; the type checker sees the same names
+    block = _type_checking_block(INSPECT_MODULE.read_text(encoding="utf-8"))
+    seen = _private_imports(block.body)
+    guarded: list[tuple[str, str]] = []
+    for node in ast.walk(ast.Module(body=block.orelse, type_ignores=[])):
+        if isinstance(node, ast.Try):
+            handled = [ast.unparse(h.type) for h in node.handlers if h.type is not None]
+            assert handled == ["ImportError"], ast.unparse(node)
+            guarded += _private_imports(node.body)
+    runtime = _private_imports(ast.walk(ast.Module(body=block.orelse, type_ignores=[])))
+    assert sorted(guarded) == sorted(runtime)
+    assert sorted(set(runtime)) == sorted(set(seen)), "TYPE_CHECKING and run time differ"
+
+
+def test_the_zstd_zipfile_module_exists() -> None:
+    from inspect_medsp import _inspect
+
+    assert _inspect.zstd_zipfile()
+    assert _inspect.ZSTD_ZIPFILE not in _inspect.MOVED
 
 
 def missing_names(names: Iterable[tuple[str, str]]) -> list[str]:
@@ -71,15 +107,19 @@ def test_every_private_name_exists_in_the_installed_inspect() -> None:
 
 
 def test_every_frame_local_read_exists_in_the_installed_inspect() -> None:
-    assert context.FRAME_LOCALS["eval_async_inner"][1] == (
-        "max_samples",
-        "kwargs",
-        "task_args",
-        "epochs",
-        "time_limit",
-        "score",
-    )
+    run = ("max_samples", "kwargs", "epochs", "time_limit", "score")
+    assert context.FRAME_LOCALS["eval_async_inner"][1] == run
+    assert context.FRAME_LOCALS["eval_set"][1] == run
     assert missing_locals(context.FRAME_LOCALS) == []
+    assert {name: context.unreadable(name) for name in context.FRAME_LOCALS} == dict.fromkeys(
+        context.FRAME_LOCALS
+    )
+
+
+def test_the_installed_inspect_moved_no_private_name() -> None:
+    from inspect_medsp import _inspect
+
+    assert _inspect.MOVED == {}
 
 
 def test_a_private_name_renamed_by_an_upgrade_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

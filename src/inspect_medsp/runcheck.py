@@ -16,7 +16,7 @@ from inspect_ai.util import display_type
 
 from inspect_medsp.calls import DEFAULT_JUDGE
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.preflight import RunContext, is_person
+from inspect_medsp.preflight import RunContext, is_person, unchecked
 
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""
@@ -51,7 +51,8 @@ def check_run(params: RunChoices, context: RunContext) -> None:
             person cannot play, or ``feedback=true`` with no person.
     """
     given = context.task_args
-    if "scenarios" in given and given["scenarios"] is None:
+    # an empty -T scenarios= arrives as an explicit None (a Python caller's None is its default)
+    if context.loading and "scenarios" in given and given["scenarios"] is None:
         raise MedSPParameterError(
             "task parameter scenarios= (empty) is not accepted: scenarios takes scenario ids "
             "or globs, comma-separated, e.g. 'mededportal_100*/*' (omit it to run every "
@@ -130,7 +131,12 @@ def check_person(clinician: str, params: RunChoices, context: RunContext) -> Non
         )
     check_person_run(clinician, params, context)
     concurrency = context.concurrency
-    if concurrency is not None and not concurrency.one_at_a_time:
+    if concurrency is None:
+        unchecked(
+            f"--max-samples is not readable while this entry point loads a task: a second "
+            f"case of --model {clinician} running together is stopped when it starts"
+        )
+    elif not concurrency.one_at_a_time:
         asked = (
             f"--max-samples {concurrency.max_samples}"
             if concurrency.max_samples is not None
@@ -151,6 +157,10 @@ def check_person_run(clinician: str, params: RunChoices, context: RunContext) ->
     """
     options = context.options
     if options is None:
+        unchecked(
+            f"--epochs, --time-limit and --no-score are not readable while this entry point "
+            f"loads a task: they are not checked for --model {clinician}"
+        )
         return
     if options.epochs is not None and options.epochs > 1:
         raise MedSPParameterError(
