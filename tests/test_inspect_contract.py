@@ -166,15 +166,19 @@ def in_range(version: str, specifier: str) -> bool:
     return True
 
 
-def test_the_installed_inspect_is_in_the_range_pyproject_states() -> None:
+def test_the_installed_inspect_is_in_the_range_the_contract_was_checked_on() -> None:
+    from inspect_medsp._inspect import CHECKED_RELEASES
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     [spec] = [
         r.removeprefix("inspect-ai")
         for r in project["project"]["dependencies"]
         if r.startswith("inspect-ai")
     ]
-    assert spec.startswith((">=", "==")) and "<" in spec, f"{spec}: state an upper bound"
-    assert in_range(inspect_ai.__version__, spec), (
-        f"inspect-ai {inspect_ai.__version__} is not in {spec}: run this test on it and "
-        "widen the range in pyproject.toml"
+    oldest, newest = CHECKED_RELEASES
+    assert spec == f">={oldest}", f"{spec}: require the oldest release checked, {oldest}"
+    assert in_range(inspect_ai.__version__, f">={oldest},<={newest}"), (
+        f"inspect-ai {inspect_ai.__version__} is not in the checked {oldest}-{newest}: run "
+        "this test, the demo and tests/test_entry_points.py on it, then set "
+        "_inspect.CHECKED_RELEASES"
     )

@@ -27,6 +27,10 @@ from inspect_ai.model import GenerateConfig
 
 T = TypeVar("T")
 
+CHECKED_RELEASES = ("0.3.278", "0.3.285")
+"""The oldest and newest Inspect releases the contract (``tests/test_inspect_contract.py``,
+the demo, the refusals) was checked on; ``pyproject.toml`` requires the oldest."""
+
 MOVED: dict[str, str] = {}
 """Each private name the installed Inspect does not have (``module.name``), with what
 degrades without it."""
@@ -251,6 +255,7 @@ def zstd_zipfile() -> bool:
 
 
 __all__ = [
+    "CHECKED_RELEASES",
     "MOVED",
     "ZSTD_ZIPFILE",
     "PrerequisiteError",

@@ -55,6 +55,7 @@ from inspect_medsp.preflight import (
     unknown_in_run,
 )
 from inspect_medsp.record import (
+    OTHER_TASKS_ARGS,
     SCORER,
     TASK_SCHEMA,
     Shard,
@@ -593,7 +594,10 @@ def registered(variant: Variant) -> Callable[..., Task]:
         context = run_context(given | others)
         with said_at_load(context):
             refuse_unknown(variant.task, list(given_names), context)
-            return variant.build(TaskParameters.check(**given), context)
+            built = variant.build(TaskParameters.check(**given), context)
+        if others:  # another task's of the run: recorded as such, left out of a re-run
+            built.metadata = {**(built.metadata or {}), OTHER_TASKS_ARGS: sorted(others)}
+        return built
 
     build.__name__ = build.__qualname__ = variant.task
     build.__doc__ = f"{variant.summary}\n\n{TaskParameters.describe(exclude=variant.excluded)}"

@@ -137,10 +137,11 @@ def unknown_in_run(task: str, names: Sequence[str], context: RunContext) -> str 
         if context.loading and context.run_tasks is not None
         else None
     )
+    ignored: list[str] = []
     for name in unknown:
         guess = closest(name, names)
         if run is not None and name in run.names:
-            logger.warning(f"param '{name}' not used by task '{PACKAGE}/{task}'")
+            ignored.append(name)
             continue
         if context.loading and guess is None:
             if run is None:
@@ -157,4 +158,6 @@ def unknown_in_run(task: str, names: Sequence[str], context: RunContext) -> str 
                 )
                 continue
         return unknown_parameter(task, [name], names)
+    for name in ignored:  # as Inspect warns of a name a task does not take
+        logger.warning(f"param '{name}' not used by task '{PACKAGE}/{task}'")
     return None
