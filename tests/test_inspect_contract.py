@@ -85,7 +85,9 @@ def missing_names(names: Iterable[tuple[str, str]]) -> list[str]:
     return missing
 
 
-def missing_locals(table: Mapping[str, tuple[Callable[..., Any], tuple[str, ...]]]) -> list[str]:
+def missing_locals(
+    table: Mapping[str, tuple[Callable[..., Any] | None, tuple[str, ...]]],
+) -> list[str]:
     """The frame locals of ``table`` (``context.FRAME_LOCALS``) that the installed Inspect's
     function no longer has: its code object's variable names are what its frame holds."""
     missing: list[str] = []
@@ -128,8 +130,11 @@ def test_a_private_name_renamed_by_an_upgrade_is_named(monkeypatch: pytest.Monke
     assert missing_names(names) == ["inspect_ai._eval.score.resolve_scorers"]
 
 
-def test_a_frame_local_renamed_by_an_upgrade_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_frame_local_renamed_by_an_upgrade_is_named(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     function, read = context.FRAME_LOCALS["eval_async_inner"]
+    assert function is not None
     code = function.__code__
     renamed = code.replace(
         co_varnames=tuple("max_samples_" if v == "max_samples" else v for v in code.co_varnames)
@@ -140,6 +145,13 @@ def test_a_frame_local_renamed_by_an_upgrade_is_named(monkeypatch: pytest.Monkey
     upgraded.__code__ = renamed
     monkeypatch.setitem(context.FRAME_LOCALS, "eval_async_inner", (upgraded, read))
     assert missing_locals(context.FRAME_LOCALS) == ["eval_async_inner: local 'max_samples'"]
+    # and the load says so once, in one line, instead of reading None and passing
+    monkeypatch.setattr(context, "_SAID", set())
+    context.say_moved()
+    context.say_moved()
+    [warning] = [r.getMessage() for r in caplog.records if "cannot be read" in r.getMessage()]
+    assert "eval_async_inner cannot be read (its local max_samples is gone)" in warning
+    assert "\n" not in warning
 
 
 def test_only_the_run_context_reads_a_frame() -> None:

@@ -3,9 +3,16 @@ only where a person can be.
 
 The task runs these checks when it is built, before any data is fetched or any encounter is
 played, so each mistake is one line and a non-zero exit. What is checked depends on what is
-known: loaded by Inspect for an eval (``inspect eval``), the task knows the model under test,
-the roles bound with ``--model-role`` and the eval's concurrency and display; built directly
-in Python it knows only its own parameters (and a non-default judge is still made at once).
+known: loaded by Inspect for an eval (``inspect eval``, ``inspect eval-set``, ``eval()``,
+``eval_set()``), the task knows the model under test, the roles bound with ``--model-role``
+and the eval's options, concurrency and display; built directly in Python it knows only its
+own parameters (and a non-default judge is still made at once).
+
+No check waits for the first sample: on these four entry points every one runs at load. Where
+the run's options cannot be read while the task loads (an Inspect release that moved the
+function holding them, or another runner), the checks needing them warn once, in one line
+naming them, and do not run; a person's second case running together is then still stopped
+when it asks its first question (``human/provider.py``), as that sample's error.
 """
 
 from __future__ import annotations
