@@ -58,9 +58,12 @@ def log_dir(tmp_path: Path) -> str:
     return str(tmp_path / "logs")
 
 
-CACHES = {".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".venv", "venv"}
-"""Folders the guard does not read: git's own, and the caches Python and the tools keep
-(``.gitignore`` ignores each)."""
+CACHES = {
+    *(".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"),
+    *(".venv", "venv", ".venv-ci", ".venv-ci-oldest"),
+}
+"""Folders the guard does not read: git's own, the caches Python and the tools keep, and the
+virtual environments ``.ci/run`` makes (``.gitignore`` ignores each)."""
 
 
 def checkout_entries() -> set[str]:

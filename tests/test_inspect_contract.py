@@ -25,15 +25,51 @@ ROOT = Path(__file__).parents[1]
 INSPECT_MODULE = ROOT / "src" / "inspect_medsp" / "_inspect.py"
 
 
-def private_names(source: str) -> list[tuple[str, str]]:
-    """``(module, name)`` of every name imported from a private Inspect module."""
+def _private_imports(nodes: Iterable[ast.AST]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("inspect_ai."):
             module = str(node.module)
             if any(part.startswith("_") for part in module.split(".")):
                 found += [(module, alias.name) for alias in node.names]
     return found
+
+
+def private_names(source: str) -> list[tuple[str, str]]:
+    """``(module, name)`` of every name imported from a private Inspect module, once each."""
+    return list(dict.fromkeys(_private_imports(ast.walk(ast.parse(source)))))
+
+
+def _type_checking_block(source: str) -> ast.If:
+    [block] = [
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    return block
+
+
+def test_every_private_name_is_imported_guarded_as_the_type_checker_sees_it() -> None:
+    # at run time each private name is imported in its own try/except ImportError, which
+    # gives it a fallback and records it in MOVED; the type checker sees the same names
+    block = _type_checking_block(INSPECT_MODULE.read_text(encoding="utf-8"))
+    seen = _private_imports(block.body)
+    guarded: list[tuple[str, str]] = []
+    for node in ast.walk(ast.Module(body=block.orelse, type_ignores=[])):
+        if isinstance(node, ast.Try):
+            handled = [ast.unparse(h.type) for h in node.handlers if h.type is not None]
+            assert handled == ["ImportError"], ast.unparse(node)
+            guarded += _private_imports(node.body)
+    runtime = _private_imports(ast.walk(ast.Module(body=block.orelse, type_ignores=[])))
+    assert sorted(guarded) == sorted(runtime)
+    assert sorted(set(runtime)) == sorted(set(seen)), "TYPE_CHECKING and run time differ"
+
+
+def test_the_zstd_zipfile_module_exists() -> None:
+    from inspect_medsp import _inspect
+
+    assert _inspect.zstd_zipfile()
+    assert _inspect.ZSTD_ZIPFILE not in _inspect.MOVED
 
 
 def missing_names(names: Iterable[tuple[str, str]]) -> list[str]:
@@ -49,7 +85,9 @@ def missing_names(names: Iterable[tuple[str, str]]) -> list[str]:
     return missing
 
 
-def missing_locals(table: Mapping[str, tuple[Callable[..., Any], tuple[str, ...]]]) -> list[str]:
+def missing_locals(
+    table: Mapping[str, tuple[Callable[..., Any] | None, tuple[str, ...]]],
+) -> list[str]:
     """The frame locals of ``table`` (``context.FRAME_LOCALS``) that the installed Inspect's
     function no longer has: its code object's variable names are what its frame holds."""
     missing: list[str] = []
@@ -71,15 +109,19 @@ def test_every_private_name_exists_in_the_installed_inspect() -> None:
 
 
 def test_every_frame_local_read_exists_in_the_installed_inspect() -> None:
-    assert context.FRAME_LOCALS["eval_async_inner"][1] == (
-        "max_samples",
-        "kwargs",
-        "task_args",
-        "epochs",
-        "time_limit",
-        "score",
-    )
+    run = ("max_samples", "kwargs", "epochs", "time_limit", "score")
+    assert context.FRAME_LOCALS["eval_async_inner"][1] == run
+    assert context.FRAME_LOCALS["eval_set"][1] == run
     assert missing_locals(context.FRAME_LOCALS) == []
+    assert {name: context.unreadable(name) for name in context.FRAME_LOCALS} == dict.fromkeys(
+        context.FRAME_LOCALS
+    )
+
+
+def test_the_installed_inspect_moved_no_private_name() -> None:
+    from inspect_medsp import _inspect
+
+    assert _inspect.MOVED == {}
 
 
 def test_a_private_name_renamed_by_an_upgrade_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,8 +130,11 @@ def test_a_private_name_renamed_by_an_upgrade_is_named(monkeypatch: pytest.Monke
     assert missing_names(names) == ["inspect_ai._eval.score.resolve_scorers"]
 
 
-def test_a_frame_local_renamed_by_an_upgrade_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_frame_local_renamed_by_an_upgrade_is_named(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     function, read = context.FRAME_LOCALS["eval_async_inner"]
+    assert function is not None
     code = function.__code__
     renamed = code.replace(
         co_varnames=tuple("max_samples_" if v == "max_samples" else v for v in code.co_varnames)
@@ -100,6 +145,13 @@ def test_a_frame_local_renamed_by_an_upgrade_is_named(monkeypatch: pytest.Monkey
     upgraded.__code__ = renamed
     monkeypatch.setitem(context.FRAME_LOCALS, "eval_async_inner", (upgraded, read))
     assert missing_locals(context.FRAME_LOCALS) == ["eval_async_inner: local 'max_samples'"]
+    # and the load says so once, in one line, instead of reading None and passing
+    monkeypatch.setattr(context, "_SAID", set())
+    context.say_moved()
+    context.say_moved()
+    [warning] = [r.getMessage() for r in caplog.records if "cannot be read" in r.getMessage()]
+    assert "eval_async_inner cannot be read (its local max_samples is gone)" in warning
+    assert "\n" not in warning
 
 
 def test_only_the_run_context_reads_a_frame() -> None:
@@ -126,15 +178,19 @@ def in_range(version: str, specifier: str) -> bool:
     return True
 
 
-def test_the_installed_inspect_is_in_the_range_pyproject_states() -> None:
+def test_the_installed_inspect_is_in_the_range_the_contract_was_checked_on() -> None:
+    from inspect_medsp._inspect import CHECKED_RELEASES
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     [spec] = [
         r.removeprefix("inspect-ai")
         for r in project["project"]["dependencies"]
         if r.startswith("inspect-ai")
     ]
-    assert spec.startswith((">=", "==")) and "<" in spec, f"{spec}: state an upper bound"
-    assert in_range(inspect_ai.__version__, spec), (
-        f"inspect-ai {inspect_ai.__version__} is not in {spec}: run this test on it and "
-        "widen the range in pyproject.toml"
+    oldest, newest = CHECKED_RELEASES
+    assert spec == f">={oldest}", f"{spec}: require the oldest release checked, {oldest}"
+    assert in_range(inspect_ai.__version__, f">={oldest},<={newest}"), (
+        f"inspect-ai {inspect_ai.__version__} is not in the checked {oldest}-{newest}: run "
+        "this test, the demo and tests/test_entry_points.py on it, then set "
+        "_inspect.CHECKED_RELEASES"
     )

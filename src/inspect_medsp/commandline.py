@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
+import yaml
 from pydantic import BaseModel, ConfigDict
 
 USAGE_ERROR = 2
@@ -86,3 +88,32 @@ def unwritable(folder: str) -> str | None:
             if made.is_dir():
                 made.rmdir()
     return None
+
+
+def parse_task_args(values: Iterable[str]) -> dict[str, Any]:
+    """``-T name=value`` values as ``inspect eval`` reads them: each value as YAML, a plain
+    string with commas as a list of strings, a ``-`` in a name as ``_``, and a value with no
+    ``=`` ignored (Inspect's own parsing, which it exports from no public module)."""
+    parsed: dict[str, Any] = {}
+    for value in values:
+        name, sep, raw = value.partition("=")
+        if not sep:
+            continue
+        loaded = yaml.safe_load(raw)
+        if isinstance(loaded, str):
+            parts = loaded.split(",")
+            loaded = parts if len(parts) > 1 else parts[0]
+        parsed[name.replace("-", "_")] = loaded
+    return parsed
+
+
+def read_config_file(path: str) -> Any:
+    """A config file as ``inspect eval --model-cost-config`` reads one: JSON when it starts
+    with ``{``, else YAML.
+
+    Raises:
+        OSError: It cannot be read.
+        ValueError: It is not JSON or YAML (``yaml.YAMLError`` carries the line).
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    return json.loads(text) if text.strip().startswith("{") else yaml.safe_load(text)

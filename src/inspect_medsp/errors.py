@@ -6,7 +6,7 @@ module takes that class from here.
 
 from inspect_medsp._inspect import PrerequisiteError
 
-__all__ = ["MedSPDataError", "MedSPParameterError", "PrerequisiteError"]
+__all__ = ["MedSPDataError", "MedSPParameterError", "MedSPUnknownParameter", "PrerequisiteError"]
 
 
 class MedSPDataError(PrerequisiteError):
@@ -30,4 +30,13 @@ class MedSPParameterError(MedSPDataError, ValueError):
 
     The message is one line naming the parameter, the value given and what is accepted.
     It is also a ``ValueError``, as Python code calling a task function would expect.
+    """
+
+
+class MedSPUnknownParameter(MedSPParameterError, TypeError):
+    """A task was given a parameter (``-T name=value``) it does not take, and no other task
+    of the run takes it.
+
+    The message is one line naming the parameter and the closest one the task takes. It is
+    also a ``TypeError``, as an unexpected keyword of a Python function is.
     """

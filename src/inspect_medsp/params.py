@@ -75,6 +75,9 @@ CUSTOM_PARAMETERS = ("cases", "identifiers")
 """Where a custom set comes from, and whether it may leave with identifiers in it: the
 parameters of ``medsp_custom`` alone."""
 
+OTHERS = "kwargs"
+"""The name of a task's ``**kwargs``: the ``-T`` names of the run it does not take."""
+
 CALLER_TYPES: dict[str, Any] = {
     "scenarios": str | list[str] | None,
     "variants": str | list[str] | None,
@@ -255,17 +258,24 @@ class TaskParameters(BaseModel):
     @classmethod
     def signature(cls, exclude: Sequence[str] = ()) -> inspect.Signature:
         """The call signature of a task taking these parameters (less ``exclude``), in field
-        order with their defaults: what Inspect reads for ``-T`` and records in the log."""
+        order with their defaults: what Inspect reads for ``-T`` and records in the log.
+
+        It ends with ``**kwargs``: Inspect then hands the task every ``-T`` of the run, the
+        names it does not take included (which it would otherwise drop with a warning), and
+        the task refuses a name no task of the run takes (``preflight.unknown_in_run``)."""
         return inspect.Signature(
             [
-                inspect.Parameter(
-                    name,
-                    inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                    default=field.default,
-                    annotation=CALLER_TYPES.get(name, field.annotation),
-                )
-                for name, field in cls.model_fields.items()
-                if name not in exclude
+                *(
+                    inspect.Parameter(
+                        name,
+                        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                        default=field.default,
+                        annotation=CALLER_TYPES.get(name, field.annotation),
+                    )
+                    for name, field in cls.model_fields.items()
+                    if name not in exclude
+                ),
+                inspect.Parameter(OTHERS, inspect.Parameter.VAR_KEYWORD, annotation=Any),
             ],
             return_annotation=Task,
         )

@@ -3,9 +3,16 @@ only where a person can be.
 
 The task runs these checks when it is built, before any data is fetched or any encounter is
 played, so each mistake is one line and a non-zero exit. What is checked depends on what is
-known: loaded by Inspect for an eval (``inspect eval``), the task knows the model under test,
-the roles bound with ``--model-role`` and the eval's concurrency and display; built directly
-in Python it knows only its own parameters (and a non-default judge is still made at once).
+known: loaded by Inspect for an eval (``inspect eval``, ``inspect eval-set``, ``eval()``,
+``eval_set()``), the task knows the model under test, the roles bound with ``--model-role``
+and the eval's options, concurrency and display; built directly in Python it knows only its
+own parameters (and a non-default judge is still made at once).
+
+No check waits for the first sample: on these four entry points every one runs at load. Where
+the run's options cannot be read while the task loads (an Inspect release that moved the
+function holding them, or another runner), the checks needing them warn once, in one line
+naming them, and do not run; a person's second case running together is then still stopped
+when it asks its first question (``human/provider.py``), as that sample's error.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from inspect_ai.util import display_type
 
 from inspect_medsp.calls import DEFAULT_JUDGE
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.preflight import RunContext, is_person
+from inspect_medsp.preflight import RunContext, is_person, unchecked
 
 JUDGED_ROLES = ("patient", "environment", "grader")
 """The roles the ``judge`` model plays unless ``--model-role`` binds them."""
@@ -53,7 +60,8 @@ def check_run(params: RunChoices, context: RunContext) -> None:
             person cannot play, or ``feedback=true`` with no person.
     """
     given = context.task_args
-    if "scenarios" in given and given["scenarios"] is None:
+    # an empty -T scenarios= arrives as an explicit None (a Python caller's None is its default)
+    if context.loading and "scenarios" in given and given["scenarios"] is None:
         raise MedSPParameterError(
             "task parameter scenarios= (empty) is not accepted: scenarios takes scenario ids "
             "or globs, comma-separated, e.g. 'mededportal_100*/*' (omit it to run every "
@@ -141,7 +149,12 @@ def check_person(clinician: str, params: RunChoices, context: RunContext) -> Non
         )
     check_person_run(clinician, params, context)
     concurrency = context.concurrency
-    if concurrency is not None and not concurrency.one_at_a_time:
+    if concurrency is None:
+        unchecked(
+            f"--max-samples is not readable while this entry point loads a task: a second "
+            f"case of --model {clinician} running together is stopped when it starts"
+        )
+    elif not concurrency.one_at_a_time:
         asked = (
             f"--max-samples {concurrency.max_samples}"
             if concurrency.max_samples is not None
@@ -162,6 +175,10 @@ def check_person_run(clinician: str, params: RunChoices, context: RunContext) ->
     """
     options = context.options
     if options is None:
+        unchecked(
+            f"--epochs, --time-limit and --no-score are not readable while this entry point "
+            f"loads a task: they are not checked for --model {clinician}"
+        )
         return
     if options.epochs is not None and options.epochs > 1:
         raise MedSPParameterError(

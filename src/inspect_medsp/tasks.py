@@ -18,7 +18,6 @@ from inspect_ai.solver import Solver
 
 from inspect_medsp.calls import DEFAULT_JUDGE
 from inspect_medsp.cases import load_custom, refusal, set_findings
-from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.data import (
     CacheUnwritable,
     LoadReport,
@@ -37,18 +36,26 @@ from inspect_medsp.data import (
     sources_unavailable,
 )
 from inspect_medsp.encounter import CLINICIAN_ROLE, Protocol, medsp_encounter, medsp_tools_encounter
-from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError, MedSPUnknownParameter
 from inspect_medsp.human import debrief, ends_on_error
 from inspect_medsp.measures import capabilities, viewer
 from inspect_medsp.params import (
     ACCEPTED,
     CUSTOM_PARAMETERS,
+    OTHERS,
     SOURCE_PARAMETERS,
     TaskParameters,
     tools_refuse_strategy,
 )
-from inspect_medsp.preflight import SCRIPTED_MODEL, RunContext, run_context, said_at_load
+from inspect_medsp.preflight import (
+    SCRIPTED_MODEL,
+    RunContext,
+    run_context,
+    said_at_load,
+    unknown_in_run,
+)
 from inspect_medsp.record import (
+    OTHER_TASKS_ARGS,
     SCORER,
     TASK_SCHEMA,
     Shard,
@@ -564,15 +571,17 @@ def with_findings(report: LoadReport, findings: list[str], allowed: bool) -> Loa
 
 
 def refuse_unknown(task: str, names: list[str], context: RunContext) -> None:
-    """Refuse a ``-T`` name the task does not have, with the closest it does: Inspect only
-    warns and drops it, and the run would go on, paid in full, at the default.
+    """Refuse a ``-T`` name the task does not have and no other task of the run takes, with
+    the closest it does: Inspect only warns and drops it, and the run would go on, paid in
+    full, at the default (``preflight.unknown_in_run``).
 
     Raises:
-        MedSPParameterError: A ``-T`` name that is no parameter of ``task``.
+        MedSPUnknownParameter: A ``-T`` name that is no parameter of ``task`` (a
+            ``TypeError`` too, as a Python function's unexpected keyword is).
     """
-    line = unknown_parameter(task, context.task_args, names)
+    line = unknown_in_run(task, names, context)
     if line is not None:
-        raise MedSPParameterError(line)
+        raise MedSPUnknownParameter(line)
 
 
 def registered(variant: Variant) -> Callable[..., Task]:
@@ -585,13 +594,19 @@ def registered(variant: Variant) -> Callable[..., Task]:
         TypeError: A parameter the task does not have (as any Python function).
     """
     signature = TaskParameters.signature(exclude=variant.excluded)
+    given_names = [name for name in signature.parameters if name != OTHERS]
 
     def build(*args: Any, **kwargs: Any) -> Task:
-        given = signature.bind(*args, **kwargs).arguments
-        context = run_context()  # read once: every check of this load receives it
+        given = dict(signature.bind(*args, **kwargs).arguments)
+        others: dict[str, Any] = given.pop(OTHERS, {})
+        # read once: every check of this load receives it
+        context = run_context(given | others)
         with said_at_load(context):
-            refuse_unknown(variant.task, list(signature.parameters), context)
-            return variant.build(TaskParameters.check(**given), context)
+            refuse_unknown(variant.task, list(given_names), context)
+            built = variant.build(TaskParameters.check(**given), context)
+        if others:  # another task's of the run: recorded as such, left out of a re-run
+            built.metadata = {**(built.metadata or {}), OTHER_TASKS_ARGS: sorted(others)}
+        return built
 
     build.__name__ = build.__qualname__ = variant.task
     build.__doc__ = f"{variant.summary}\n\n{TaskParameters.describe(exclude=variant.excluded)}"

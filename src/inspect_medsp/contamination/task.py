@@ -15,7 +15,6 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from inspect_medsp.cases import load_custom
-from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
 from inspect_medsp.contamination.result import TASK_KEY
@@ -24,9 +23,9 @@ from inspect_medsp.contamination.selection import check_benchmark, selected_reco
 from inspect_medsp.contamination.settings import ProbeSettings, checked
 from inspect_medsp.contamination.solver import ask_probes
 from inspect_medsp.data import METADATA_KEY, SampleRecord, logger
-from inspect_medsp.errors import MedSPDataError, MedSPParameterError
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError, MedSPUnknownParameter
 from inspect_medsp.measure import medsp_viewer
-from inspect_medsp.preflight import run_context, said_at_load
+from inspect_medsp.preflight import run_context, said_at_load, unknown_in_run
 
 TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""
@@ -135,6 +134,7 @@ def medsp_contamination(
     slot_margin: float = 0.5,
     control_cases: str | None = None,
     cache: bool = False,
+    **kwargs: Any,
 ) -> Task:
     """Has the model (``--model``) seen the cases? Probes each scenario's patient script,
     environment materials, marking guide and checklist, each beside a control.
@@ -163,11 +163,12 @@ def medsp_contamination(
             (default: the scenario's own text with its content words shuffled).
         cache: Cache the replies with Inspect's response cache.
     """
-    context = run_context()
+    # kwargs: every -T of the run it does not take, refused unless another task takes it
+    context = run_context(kwargs)
     with said_at_load(context):
-        refused = unknown_parameter(TASK_NAME, context.task_args, PARAMETERS)
+        refused = unknown_in_run(TASK_NAME, PARAMETERS, context)
         if refused is not None:
-            raise MedSPParameterError(refused)
+            raise MedSPUnknownParameter(refused)
     values: dict[str, Any] = {
         "probes": probes,
         "opening_words": opening_words,
@@ -212,5 +213,7 @@ def medsp_contamination(
 
 TASK_NAME = "medsp_contamination"
 
-PARAMETERS = tuple(signature(medsp_contamination).parameters)
+PARAMETERS = tuple(
+    n for n, p in signature(medsp_contamination).parameters.items() if p.kind != p.VAR_KEYWORD
+)
 """The task's ``-T`` names: any other is refused at load with the closest of them."""

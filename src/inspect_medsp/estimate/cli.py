@@ -9,8 +9,7 @@ from typing import Any
 
 from inspect_ai.model import ModelCost
 
-from inspect_medsp._inspect import parse_cli_args
-from inspect_medsp.commandline import USAGE_ERROR, Parser
+from inspect_medsp.commandline import USAGE_ERROR, Parser, parse_task_args
 from inspect_medsp.data import BASELINE
 from inspect_medsp.errors import PrerequisiteError
 from inspect_medsp.estimate.prices import cached_cost, cost, load_prices
@@ -112,7 +111,7 @@ def _pairs(values: Sequence[str], flag: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise PrerequisiteError(f"{flag} {value!r}: write it as name=value")
     if flag == "-T":
-        return parse_cli_args(list(values))
+        return parse_task_args(values)
     return {k.strip(): v for k, _, v in (value.partition("=") for value in values)}
 
 

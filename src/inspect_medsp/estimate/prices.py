@@ -7,7 +7,7 @@ from pathlib import Path
 from inspect_ai.model import ModelCost
 from pydantic import TypeAdapter, ValidationError
 
-from inspect_medsp._inspect import resolve_args
+from inspect_medsp.commandline import read_config_file
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.workload import RoleEstimate
 
@@ -31,7 +31,7 @@ def load_prices(path: str | Path) -> dict[str, ModelCost]:
     if not file.is_file():
         raise MedSPDataError(f"--model-cost-config {file}: no such file")
     try:
-        data = resolve_args(str(file))  # what inspect eval --model-cost-config reads
+        data = read_config_file(str(file))  # as inspect eval --model-cost-config reads it
     except Exception as err:
         where = getattr(err, "problem_mark", None)
         line = f" at line {where.line + 1}" if where is not None else ""

@@ -14,6 +14,7 @@ from inspect_ai.log import EvalLog
 
 from inspect_medsp.hooks.roles import MEDSP_ROLES
 from inspect_medsp.record import (
+    OTHER_TASKS_ARGS,
     SCORER,
     ScoreValue,
     TaskMetadata,
@@ -180,6 +181,8 @@ def rerun_command(log: EvalLog, ids: Sequence[str]) -> str:
         if option in generate:
             words += [f"--{option.replace('_', '-')}", str(generate[option])]
     passed = dict(spec.task_args_passed or {})
+    for name in (spec.metadata or {}).get(OTHER_TASKS_ARGS) or []:
+        passed.pop(name, None)  # another task's -T of that run, which this task ignored
     task_metadata = TaskMetadata.read(spec.metadata)
     recorded = task_metadata.judge if task_metadata is not None else ""
     judge = str(passed.pop("judge", None) or recorded)

@@ -5,7 +5,13 @@ Nothing here calls a model or raises: each check returns the one line to show, a
 or scorer that asked raises it as its own error.
 """
 
-from inspect_medsp.preflight.context import RunContext, rescore_context, run_context, said_at_load
+from inspect_medsp.preflight.context import (
+    RunContext,
+    rescore_context,
+    run_context,
+    said_at_load,
+    unchecked,
+)
 from inspect_medsp.preflight.models import SCRIPTED_MODEL, model_unavailable
 from inspect_medsp.preflight.params import (
     GRADER_ACCEPTED,
@@ -22,6 +28,7 @@ from inspect_medsp.preflight.people import (
     person_name,
     person_name_problem,
 )
+from inspect_medsp.preflight.runtasks import unknown_in_run
 
 __all__ = [
     "GRADER_ACCEPTED",
@@ -41,4 +48,6 @@ __all__ = [
     "rescore_context",
     "run_context",
     "said_at_load",
+    "unchecked",
+    "unknown_in_run",
 ]

@@ -97,7 +97,13 @@ from inspect_medsp.record.strategy_log import (
     StrategyStep,
     Vote,
 )
-from inspect_medsp.record.task import TASK_SCHEMA, Strategy, StrategySettings, TaskMetadata
+from inspect_medsp.record.task import (
+    OTHER_TASKS_ARGS,
+    TASK_SCHEMA,
+    Strategy,
+    StrategySettings,
+    TaskMetadata,
+)
 from inspect_medsp.record.trajectory import (
     END_WORDS,
     INITIAL_LABEL,
@@ -132,6 +138,7 @@ __all__ = [
     "MARKDOWN",
     "MAX_TURNS",
     "NO_EVIDENCE",
+    "OTHER_TASKS_ARGS",
     "PUNCT",
     "REFUSALS_TO_END",
     "ROLE_NAMES",

@@ -26,6 +26,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 from pydantic import BaseModel, ConfigDict, Field
 
+from inspect_medsp._inspect import zstd_zipfile
 from inspect_medsp.data import METADATA_KEY
 from inspect_medsp.record.score import SCORER
 
@@ -122,8 +123,8 @@ re-grades), no other scorer's: the grader's words."""
 
 def _open(path: str) -> zipfile.ZipFile | None:
     """The log's zip (zstd as Inspect writes it), or None for a log that is not a local zip."""
-    import inspect_ai._util.zipfile  # noqa: F401  (adds zstd to zipfile, as Inspect reads it)
-
+    if not zstd_zipfile():  # adds zstd to zipfile, as Inspect reads it (_inspect.py)
+        return None
     if not Path(path).is_file() or not zipfile.is_zipfile(path):
         return None
     return zipfile.ZipFile(path)

@@ -38,6 +38,12 @@ STORED_NAMES: dict[str, str] = {
 """The name each field is stored under (a field not listed is stored under its own name)."""
 
 
+OTHER_TASKS_ARGS = "medsp_other_tasks_args"
+"""Where a MedSP task's metadata lists the ``-T`` names it was handed (its ``**kwargs``) that
+another task of the run takes, and it ignored (absent when there were none): they are not its
+parameters, and a re-run of it alone leaves them out."""
+
+
 def _stored_name(field: str) -> str:
     return STORED_NAMES.get(field, field)
 

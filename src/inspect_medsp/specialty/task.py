@@ -11,6 +11,7 @@ import hashlib
 from importlib.resources import files
 from inspect import signature
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -20,7 +21,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel, Field
 
 from inspect_medsp.calls import generate_json
-from inspect_medsp.commandline import unknown_parameter
 from inspect_medsp.data import (
     PacketError,
     discover_scenario_ids,
@@ -29,8 +29,8 @@ from inspect_medsp.data import (
     resolve_scenario_root,
     select_ids,
 )
-from inspect_medsp.errors import MedSPDataError, MedSPParameterError
-from inspect_medsp.preflight import SCRIPTED_MODEL, run_context, said_at_load
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError, MedSPUnknownParameter
+from inspect_medsp.preflight import SCRIPTED_MODEL, run_context, said_at_load, unknown_in_run
 from inspect_medsp.record import SPECIALTIES
 from inspect_medsp.specialty.reply import SPECIALTY
 from inspect_medsp.templates import render
@@ -154,6 +154,7 @@ def medsp_specialty(
     scenarios: str | list[str] | None = None,
     demo: bool = False,
     cache: bool = False,
+    **kwargs: Any,
 ) -> Task:
     """Classify each scenario into one of the paper's specialties from its examinee packet.
 
@@ -164,11 +165,12 @@ def medsp_specialty(
         demo: Classify the three demo scenarios bundled with the package instead.
         cache: Cache replies with Inspect's response cache.
     """
-    context = run_context()
+    # kwargs: every -T of the run it does not take, refused unless another task takes it
+    context = run_context(kwargs)
     with said_at_load(context):
-        refused = unknown_parameter("medsp_specialty", context.task_args, PARAMETERS)
+        refused = unknown_in_run("medsp_specialty", PARAMETERS, context)
         if refused is not None:
-            raise MedSPParameterError(refused)
+            raise MedSPUnknownParameter(refused)
     if context.loading and context.model == SCRIPTED_MODEL:
         with said_at_load(context):
             raise MedSPParameterError(
@@ -203,5 +205,7 @@ def medsp_specialty(
     )
 
 
-PARAMETERS = tuple(signature(medsp_specialty).parameters)
+PARAMETERS = tuple(
+    n for n, p in signature(medsp_specialty).parameters.items() if p.kind != p.VAR_KEYWORD
+)
 """The task's ``-T`` names: any other is refused at load with the closest of them."""
