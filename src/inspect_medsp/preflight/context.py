@@ -120,6 +120,7 @@ class RunContext:
             there, as None), names Inspect will drop included.
         options: The eval's epochs (``--epochs``), time limit (``--time-limit``) and
             scoring (``--no-score``); None when unknown.
+        active: The model under test as Inspect made it (its endpoint is read from it).
     """
 
     loading: bool = False
@@ -128,6 +129,7 @@ class RunContext:
     concurrency: Concurrency | None = None
     task_args: dict[str, Any] = field(default_factory=dict)
     options: RunOptions | None = None
+    active: Model | None = None
     _unavailable: dict[str, str | None] = field(default_factory=dict, compare=False)
 
     @property
@@ -158,6 +160,7 @@ def run_context() -> RunContext:
     return RunContext(
         loading=True,
         model=str(model) if model is not None else None,
+        active=model,
         role_models=dict(model_roles()),
         concurrency=None
         if inner is None
@@ -183,10 +186,12 @@ class RescoreContext:
     Args:
         log: The log it is made for (None: a scorer made directly).
         roles: The ``--model-role`` values given (empty when none or unknown).
+        role_values: The same, as Inspect made them (a model with its own ``model_args``).
     """
 
     log: EvalLog | None = None
     roles: dict[str, str] = field(default_factory=dict)
+    role_values: dict[str, Any] = field(default_factory=dict)
 
 
 def rescore_context() -> RescoreContext:
@@ -198,7 +203,11 @@ def rescore_context() -> RescoreContext:
         if isinstance(given, dict)
         else {}
     )
-    return RescoreContext(log=log if isinstance(log, EvalLog) else None, roles=roles)
+    return RescoreContext(
+        log=log if isinstance(log, EvalLog) else None,
+        roles=roles,
+        role_values={str(r): v for r, v in given.items()} if isinstance(given, dict) else {},
+    )
 
 
 def _role_name(value: object) -> str:

@@ -138,7 +138,13 @@ def medsp_workup(prices: str | None = None, classify: str | None = None, **unkno
         prices: A YAML price table (see ``orders/prices.yaml``); the shipped tiers if None.
         classify: A model that sorts the orders into categories; else the keyword table.
     """
-    KIT.check(WorkupParameters, {"prices": prices, "classify": classify}, ACCEPTED, unknown)
+    KIT.check(
+        WorkupParameters,
+        {"prices": prices, "classify": classify},
+        ACCEPTED,
+        unknown,
+        sends_to={"classify": classify},
+    )
     table: PriceTable = load_prices(prices)
     if classify is not None:
         try:
