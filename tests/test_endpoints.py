@@ -190,10 +190,10 @@ class Opaque(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
-        super().__init__(model_name, None, api_key, [], config)
+        super().__init__(model_name, None, api_key, [], config or GenerateConfig())
 
     async def generate(
         self,

@@ -54,8 +54,8 @@ def install() -> None:
             _refuse(f"lookup {host!r}")
         return getaddrinfo(host, *args, **kwargs)
 
-    socket.socket.connect = guarded_connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = guarded_connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = guarded_connect  # type: ignore[method-assign, assignment]
+    socket.socket.connect_ex = guarded_connect_ex  # type: ignore[method-assign, assignment]
     socket.getaddrinfo = guarded_getaddrinfo
 
 

@@ -98,7 +98,8 @@ def _through_proxy(url: str, host: str) -> str | None:
     proxies = urllib.request.getproxies_environment()
     scheme = urlparse(url if "://" in url else f"http://{url}").scheme or "http"
     proxy = proxies.get(scheme) or proxies.get("all")
-    if not proxy or urllib.request.proxy_bypass_environment(host, proxies):
+    bypass = urllib.request.proxy_bypass_environment  # type: ignore[attr-defined]
+    if not proxy or bypass(host, proxies):
         return None
     return proxy
 
