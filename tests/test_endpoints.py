@@ -452,3 +452,20 @@ def test_draft_says_a_provider_error_in_one_line(tmp_path: Path, provider: Provi
     assert result.returncode == 1 and message.startswith("medsp-cases: error:")
     assert provider.requests["drafter"], "the vignette reached the server on 127.0.0.1"
     assert not out.exists()
+
+
+def test_a_rescore_of_an_allowed_run_is_not_refused(
+    leaky_log: EvalLog, monkeypatch: pytest.MonkeyPatch, no_network: list[str]
+) -> None:
+    from inspect_medsp.measure.rescore import identifier_refusal
+
+    monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
+    remote = get_model("openai/regrader", base_url="http://192.0.2.16/v1", memoize=False)
+    line = identifier_refusal("medsp_rubric", leaky_log, [("grader", remote)])
+    assert line is not None and "grader openai/regrader at 192.0.2.16" in line
+    here = identifier_refusal("medsp_rubric", leaky_log, [("grader", "mockllm/model")])
+    assert here is None
+    allowed = leaky_log.model_copy(deep=True)
+    allowed.eval.task_args = {**allowed.eval.task_args, "identifiers": "allow"}
+    assert identifier_refusal("medsp_rubric", allowed, [("grader", remote)]) is None
+    assert no_network == []

@@ -2,7 +2,8 @@
 
 ``new DIR/CASE`` writes the commented template; ``check DIR`` lists every problem, one line
 each; ``demo DIR`` writes the bundled demo's cases in the case format; ``draft VIGNETTE --model
-M --out DIR/CASE`` drafts a case from a de-identified vignette. Exit 0 when all went well, 1
+M --out DIR/CASE`` drafts a case from a de-identified vignette (refused, unless ``--identifiers
+allow``, when it holds likely identifiers and the model connects off this machine). Exit 0 when all went well, 1
 when a case has problems or could not be written, 2 for a usage error.
 """
 

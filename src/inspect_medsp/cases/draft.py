@@ -249,7 +249,8 @@ async def draft_case(vignette: str, model: str, out: Path, source: str) -> Draft
         source: Where the vignette came from, for ``case.yaml``.
 
     Raises:
-        MedSPDataError: ``out`` is taken or not a usable id, or the model gave no usable case.
+        MedSPDataError: ``out`` is taken or not a usable id, the provider failed (one line
+            naming its error), or the model gave no usable case.
     """
     if not CASE_ID.match(out.name):
         raise MedSPDataError(
