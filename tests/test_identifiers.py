@@ -85,10 +85,18 @@ def test_clinical_text_is_not_a_name() -> None:
 def test_which_models_are_remote(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not remote("medsp/scripted") and not remote("mockllm/model")
     assert remote("openai/gpt-5.5") and remote("anthropic/claude-sonnet-4-5")
-    monkeypatch.setenv("HOSPITAL_BASE_URL", "http://127.0.0.1:8000/v1")
-    assert not remote("openai-api/hospital/llama")
-    monkeypatch.setenv("HOSPITAL_BASE_URL", "https://llm.example.com/v1")
-    assert remote("openai-api/hospital/llama")
+    # a model is placed by where it connects (its provider's base URL), not by its name
+    # (a name is made once per process, as Inspect memoises it: each service its own name)
+    monkeypatch.setenv("THEATRE_BASE_URL", "http://127.0.0.1:8000/v1")
+    monkeypatch.setenv("THEATRE_API_KEY", "not-a-key")
+    assert not remote("openai-api/theatre/llama")
+    monkeypatch.setenv("CLINIC_BASE_URL", "https://llm.example.com/v1")
+    monkeypatch.setenv("CLINIC_API_KEY", "not-a-key")
+    assert remote("openai-api/clinic/llama")
+    # a host that merely starts like a loopback one is a name, and remote
+    monkeypatch.setenv("WARD_BASE_URL", "http://127.example.com/v1")
+    monkeypatch.setenv("WARD_API_KEY", "not-a-key")
+    assert remote("openai-api/ward/llama")
 
 
 def _leaky_set(root: Path) -> Path:

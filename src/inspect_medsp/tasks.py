@@ -50,6 +50,7 @@ from inspect_medsp.params import (
 from inspect_medsp.preflight import (
     SCRIPTED_MODEL,
     RunContext,
+    place_roles,
     run_context,
     said_at_load,
     unknown_in_run,
@@ -497,14 +498,16 @@ def custom_task(params: TaskParameters, context: RunContext | None = None) -> Ta
         )
     context = context or run_context()
     findings = set_findings(Path(folder)) if Path(folder).is_dir() else []
+    placed = place_roles(run_roles(params, context))
     if params.identifiers == "refuse":
-        line = refusal(folder, findings, run_models(params, context))
+        line = refusal(folder, findings, placed)
         if line is not None:
             raise MedSPDataError(line)
 
     def load() -> tuple[list[SampleRecord], LoadReport]:
         records, report = load_custom(folder, params.scenarios)
         refuse_unscripted(f"cases='{folder}'", records, run_models(params, context))
+        report = report.model_copy(update={"endpoints": placed})
         return records, with_findings(report, findings, params.identifiers == "allow")
 
     return task_of(load, params, context=context)
@@ -554,16 +557,34 @@ def run_models(params: TaskParameters, context: RunContext) -> list[str | None]:
     return names
 
 
+def run_roles(params: TaskParameters, context: RunContext) -> dict[str, Any]:
+    """Each role a run may send its cases to, with its model as Inspect made it (the
+    clinician's None when not known while the task is built): the clinician, each judged
+    role (bound with ``--model-role``, else ``judge``, by name) and every other bound role."""
+    roles: dict[str, Any] = {"clinician": context.active if context.loading else None}
+    for role in JUDGED_ROLES:
+        roles[role] = context.role_models.get(role) or params.judge
+    for role, bound in context.role_models.items():
+        roles.setdefault(role, bound)
+    return roles
+
+
 def with_findings(report: LoadReport, findings: list[str], allowed: bool) -> LoadReport:
     """The load report of a set that runs with identifier findings: the findings, and one
     warning saying so."""
     if not findings:
         return report
     n = len(findings)
-    why = "-T identifiers=allow" if allowed else "every model of the run is on this machine"
+    why = (
+        "-T identifiers=allow"
+        if allowed
+        else "every role's model connects to this machine: "
+        + ", ".join(f"{e.role} {e.where()}" for e in report.endpoints)
+    )
     warning = (
         f"{report.name}: {n} likely identifier{'' if n == 1 else 's'} left in the cases, sent "
-        f"as written ({why}); the log lists each (medsp_load.identifiers)"
+        f"as written ({why}); the log lists each (medsp_load.identifiers) and where each "
+        "role's model connects (medsp_load.endpoints)"
     )
     return report.model_copy(
         update={"identifiers": findings, "warnings": [*report.warnings, warning]}

@@ -2,8 +2,9 @@
 
 ``new DIR/CASE`` writes the commented template; ``check DIR`` lists every problem, one line
 each; ``demo DIR`` writes the bundled demo's cases in the case format; ``draft VIGNETTE --model
-M --out DIR/CASE`` drafts a case from a de-identified vignette. Exit 0 when all went well, 1
-when a case has problems or could not be written, 2 for a usage error.
+M --out DIR/CASE`` drafts a case from a de-identified vignette (refused, unless ``--identifiers
+allow``, when it holds likely identifiers and the model connects off this machine). Exit 0
+when all went well, 1 when a case has problems or could not be written, 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ def _draft_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("vignette", metavar="VIGNETTE", help="a text file ('-' reads stdin)")
     p.add_argument("--model", required=True, help="the model that drafts, provider/model")
     p.add_argument("--out", required=True, metavar="DIR/CASE", help="the case folder")
+    p.add_argument(
+        "--identifiers",
+        choices=("refuse", "allow"),
+        default="refuse",
+        help="refuse (default) to send a vignette with likely identifiers to a model that "
+        "connects off this machine; allow to send it as it is",
+    )
 
 
 NEW = Command(
@@ -98,7 +106,7 @@ DRAFT = Command(
     description="Draft a case from a de-identified vignette with a model; a clinician must "
     "review it before it is used.",
     arguments=_draft_arguments,
-    run=lambda args: _draft(args.vignette, args.model, Path(args.out)),
+    run=lambda args: _draft(args.vignette, args.model, Path(args.out), args.identifiers),
 )
 COMMANDS: tuple[Command, ...] = (NEW, CHECK, DEMO, SHOW, DRAFT)
 """Every subcommand of ``medsp-cases``."""
@@ -179,8 +187,8 @@ def _show(case: Path, role: ShownRole) -> int:
     return 0
 
 
-def _draft(vignette: str, model: str, out: Path) -> int:
-    from inspect_medsp.cases.draft import draft_case
+def _draft(vignette: str, model: str, out: Path, identifiers: str = "refuse") -> int:
+    from inspect_medsp.cases.draft import draft_case, vignette_refusal
     from inspect_medsp.preflight import model_unavailable
 
     if (why := model_unavailable(model)) is not None:
@@ -197,6 +205,8 @@ def _draft(vignette: str, model: str, out: Path) -> int:
         except UnicodeDecodeError:
             raise MedSPDataError(f"{vignette}: not UTF-8 text; save it as UTF-8") from None
         source = f"the vignette {path.name}"
+    if identifiers == "refuse" and (line := vignette_refusal(text, vignette, model)):
+        raise MedSPDataError(line)
     drafted = anyio.run(draft_case, text, model, out, source)
     print(f"drafted {shown(drafted.folder)} with {model} (status: draft)")
     for problem in drafted.check.problems:

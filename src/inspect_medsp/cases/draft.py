@@ -23,9 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from inspect_medsp.calls import Contract, generate_json
 from inspect_medsp.cases.check import SetCheck, check_set
 from inspect_medsp.cases.layout import CASE_ID, CaseFacts
+from inspect_medsp.cases.privacy import text_findings
 from inspect_medsp.cases.write import refuse_existing, write_case
 from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES, Competency
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.preflight import SERVE_HERE, away, away_line, place, plain_line
 from inspect_medsp.templates import render
 
 PACKAGE = "inspect_medsp.cases"
@@ -247,7 +249,8 @@ async def draft_case(vignette: str, model: str, out: Path, source: str) -> Draft
         source: Where the vignette came from, for ``case.yaml``.
 
     Raises:
-        MedSPDataError: ``out`` is taken or not a usable id, or the model gave no usable case.
+        MedSPDataError: ``out`` is taken or not a usable id, the provider failed (one line
+            naming its error), or the model gave no usable case.
     """
     if not CASE_ID.match(out.name):
         raise MedSPDataError(
@@ -257,12 +260,19 @@ async def draft_case(vignette: str, model: str, out: Path, source: str) -> Draft
     refuse_existing(out)
     if not vignette.strip():
         raise MedSPDataError(f"{source}: the vignette is empty; write the case's story in it")
-    result = await generate_json(
-        get_model(model),
-        draft_messages(vignette),
-        AUTHOR,
-        GenerateConfig(temperature=DRAFT_TEMPERATURE),
-    )
+    try:
+        result = await generate_json(
+            get_model(model),
+            draft_messages(vignette),
+            AUTHOR,
+            GenerateConfig(temperature=DRAFT_TEMPERATURE),
+        )
+    except Exception as err:  # the provider's error: one line naming it, no traceback
+        reason = plain_line(getattr(err, "message", None) or err) or type(err).__name__
+        raise MedSPDataError(
+            f"--model {model}: the provider failed ({type(err).__name__}: {reason}); "
+            "nothing was written: check the model's name, key and endpoint, then draft again"
+        ) from None
     if result.degraded:
         why = "; ".join(result.errors[-1:]) or "no usable reply"
         raise MedSPDataError(
@@ -273,6 +283,24 @@ async def draft_case(vignette: str, model: str, out: Path, source: str) -> Draft
     facts = _facts(draft, out.name, f"drafted by {model} from {source}")
     write_case(out, facts, case_files(draft), draft.rubric)
     return Drafted(folder=out, check=check_set(out), review=review_points(notes, draft.review))
+
+
+def vignette_refusal(text: str, where: str, model: str) -> str | None:
+    """The one line refusing to send a vignette with likely identifiers to ``model`` when
+    it connects off this machine (or cannot be placed); None otherwise."""
+    findings = text_findings(text, where)
+    if not findings:
+        return None
+    placed = [place("drafter", model)]
+    if not away(placed):
+        return None
+    n = len(findings)
+    return (
+        f"{where}: {n} likely identifier{'' if n == 1 else 's'} in the vignette (first: "
+        f"{findings[0]}), and it would go off this machine to {away_line(placed)}: remove "
+        f"them (the vignette must be de-identified), {SERVE_HERE}, or pass --identifiers "
+        "allow to send it as it is"
+    )
 
 
 def _facts(draft: DraftedCase, case_id: str, source: str) -> CaseFacts:

@@ -2,52 +2,30 @@
 models are remote.
 
 A set in which ``medsp-cases check`` finds likely identifiers is refused at load when the
-clinician or any role is played by a remote provider, unless the user passes ``-T
-identifiers=allow``; the run then records the findings in its log. A model served on this
-machine (a scripted or mock model, a person, a local server on a loopback address) reads
-nothing outside it.
+clinician or any role is played by a model whose endpoint is not on this machine, unless the
+user passes ``-T identifiers=allow``; the run then records the findings in its log, with where
+each role's model connects. A model is placed by where it connects, as Inspect built it
+(:mod:`inspect_medsp.preflight.endpoints`): in this process (a scripted or mock model, a
+person, local weights) or at a loopback address is on this machine; anything else, or a model
+that cannot be placed, is remote.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable
+from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import urlparse
 
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.identify import find, vocabulary
 from inspect_medsp.cases.load import published_roots
 from inspect_medsp.cases.problems import shown
-
-LOCAL_PROVIDERS = frozenset(
-    {"medsp", "mockllm", "none", "hf", "vllm", "sglang", "llama-cpp-python", "transformer_lens"}
-)
-"""Providers that run the model in this process or on this machine."""
-BASE_URLS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "ollama": ""}
-"""Where a provider's base URL is set; an ``openai-api/<service>/...`` model reads
-``<SERVICE>_BASE_URL``. Ollama serves on this machine unless ``OLLAMA_BASE_URL`` says not."""
-LOOPBACK = ("localhost", "127.", "::1", "[::1]")
-
-
-def _local_url(url: str | None) -> bool:
-    host = urlparse(url).hostname or "" if url else ""
-    return bool(host) and (host == "localhost" or host.startswith(LOOPBACK))
+from inspect_medsp.preflight import SERVE_HERE, Endpoint, away, away_line, place
 
 
 def remote(model: str) -> bool:
-    """Whether ``model`` (``provider/name``) may send what it reads off this machine."""
-    provider, _, rest = model.partition("/")
-    if provider in LOCAL_PROVIDERS:
-        return False
-    if provider == "openai-api":
-        service = rest.partition("/")[0]
-        return not _local_url(os.environ.get(f"{service.upper().replace('-', '_')}_BASE_URL"))
-    if provider == "ollama":
-        url = os.environ.get("OLLAMA_BASE_URL")
-        return url is not None and not _local_url(url)
-    variable = BASE_URLS.get(provider)
-    return not (variable and _local_url(os.environ.get(variable)))
+    """Whether ``model`` (``provider/model``, made as Inspect makes it) connects anywhere but
+    this machine, or cannot be placed (:func:`inspect_medsp.preflight.place`)."""
+    return not place("model", model).local
 
 
 def set_findings(folder: Path) -> list[str]:
@@ -67,21 +45,29 @@ def set_findings(folder: Path) -> list[str]:
     return lines
 
 
-def refusal(folder: str, findings: list[str], models: Iterable[str | None]) -> str | None:
-    """The one line refusing a set with ``findings`` for a run of ``models`` (None: a model
-    not known while the task is built), or None when every model is local or nothing was
-    found."""
-    if not findings:
-        return None
-    away = sorted({m or "the clinician (not known while a task is built in Python)"
-                   for m in models if m is None or remote(m)})
-    if not away:
+def text_findings(text: str, where: str) -> list[str]:
+    """Every likely identifier in ``text`` (a vignette), one line each (where, line, what)."""
+    words = vocabulary(text)
+    return [
+        f"{where}:{number}: likely {f.kind}: \"{f.text}\""
+        for number, line in enumerate(text.splitlines(), 1)
+        for f in find(line, words=words)
+    ]
+
+
+def refusal(
+    folder: str, findings: list[str], placed: Sequence[Endpoint], parameter: str = "cases"
+) -> str | None:
+    """The one line refusing a set (``-T <parameter>=<folder>``) with ``findings`` for a run
+    whose models connect as ``placed``, or None when every one is on this machine or nothing
+    was found."""
+    if not findings or not away(placed):
         return None
     n = len(findings)
     return (
-        f"task parameter cases='{folder}': medsp-cases check finds {n} likely "
-        f"identifier{'' if n == 1 else 's'} (first: {findings[0]}), and the set would go to "
-        f"{', '.join(away)}, off this machine: remove them (medsp-cases check {folder} lists "
-        "each; declare invented names in case.yaml), or pass -T identifiers=allow to send "
-        "the set as it is (the log records the findings)"
+        f"task parameter {parameter}='{folder}': medsp-cases check finds {n} likely "
+        f"identifier{'' if n == 1 else 's'} (first: {findings[0]}), and the set would go off "
+        f"this machine to {away_line(placed)}: remove them (medsp-cases check {folder} lists "
+        f"each; declare invented names in case.yaml), {SERVE_HERE}, or pass -T "
+        "identifiers=allow to send the set as it is (the log records the findings)"
     )

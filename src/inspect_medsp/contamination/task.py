@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from importlib.resources import files
 from inspect import signature
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from inspect_medsp.cases import load_custom
+from inspect_medsp.cases import load_custom, refusal, set_findings
 from inspect_medsp.contamination.capability import CONTAMINATION
 from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
 from inspect_medsp.contamination.result import TASK_KEY
@@ -25,7 +26,14 @@ from inspect_medsp.contamination.solver import ask_probes
 from inspect_medsp.data import METADATA_KEY, SampleRecord, logger
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError, MedSPUnknownParameter
 from inspect_medsp.measure import medsp_viewer
-from inspect_medsp.preflight import run_context, said_at_load, unknown_in_run
+from inspect_medsp.preflight import (
+    Endpoint,
+    RunContext,
+    place_roles,
+    run_context,
+    said_at_load,
+    unknown_in_run,
+)
 
 TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""
@@ -134,6 +142,7 @@ def medsp_contamination(
     slot_margin: float = 0.5,
     control_cases: str | None = None,
     cache: bool = False,
+    identifiers: str = "refuse",
     **kwargs: Any,
 ) -> Task:
     """Has the model (``--model``) seen the cases? Probes each scenario's patient script,
@@ -162,6 +171,9 @@ def medsp_contamination(
             format): each scenario's control is the same probes asked of one of them
             (default: the scenario's own text with its content words shuffled).
         cache: Cache the replies with Inspect's response cache.
+        identifiers: ``refuse`` (the default) to stop when ``cases`` or ``control_cases``
+            hold likely identifiers and the model under test connects off this machine;
+            ``allow`` to send them as they are (the task metadata records the findings).
     """
     # kwargs: every -T of the run it does not take, refused unless another task takes it
     context = run_context(kwargs)
@@ -182,6 +194,7 @@ def medsp_contamination(
         "slot_margin": slot_margin,
     }
     settings = checked(**values)
+    findings, placed = _identifiers_checked(identifiers, cases, control_cases, context)
     chosen = check_benchmark(benchmark) if cases is None else "medsp_demo"
     patterns = _scenarios(scenarios)
     name, records = selected_records(
@@ -204,11 +217,44 @@ def medsp_contamination(
                 "dataset": name,
                 "cases": cases,
                 "control_cases": control_cases,
+                "identifiers": findings,
+                "endpoints": [e.model_dump() for e in placed],
             }
         },
         version=VERSION,
         viewer=medsp_viewer([own]),
     )
+
+
+def _identifiers_checked(
+    identifiers: str, cases: str | None, control_cases: str | None, context: RunContext
+) -> tuple[list[str], list[Endpoint]]:
+    """The likely identifiers of the user's sets (``cases``, ``control_cases``: both are
+    sent to the provider of the model under test) and where that model connects.
+
+    Raises:
+        MedSPParameterError: ``identifiers`` is neither ``refuse`` nor ``allow``.
+        MedSPDataError: A set with findings, and the model connects off this machine (or is
+            not known: a task built in Python), unless ``identifiers=allow``.
+    """
+    if identifiers not in ("refuse", "allow"):
+        raise MedSPParameterError(
+            f"task parameter identifiers={identifiers!r}: give refuse (the default) or allow"
+        )
+    sets = [(p, f) for p, f in (("cases", cases), ("control_cases", control_cases)) if f]
+    if not sets:
+        return [], []
+    model = context.active if context.loading else None
+    placed = place_roles({"model under test": model})
+    found: list[str] = []
+    for parameter, folder in sets:
+        findings = set_findings(Path(folder)) if Path(folder).is_dir() else []
+        line = refusal(folder, findings, placed, parameter) if identifiers == "refuse" else None
+        if line is not None:
+            with said_at_load(context):
+                raise MedSPDataError(line)
+        found += findings
+    return found, placed
 
 
 TASK_NAME = "medsp_contamination"

@@ -26,6 +26,7 @@ from inspect_medsp.data.scenarios import (
     read_case_meta,
 )
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.preflight import Endpoint
 
 logger = logging.getLogger("inspect_medsp")
 
@@ -82,7 +83,10 @@ class LoadReport(BaseModel):
     """Which set of cases was loaded (None in logs written before it was recorded)."""
     identifiers: list[str] = Field(default_factory=list)
     """The likely identifiers ``medsp-cases check`` found in a custom set that ran anyway,
-    one line each (``-T identifiers=allow``, or every model on this machine)."""
+    one line each (``-T identifiers=allow``, or every role's endpoint on this machine)."""
+    endpoints: list[Endpoint] = Field(default_factory=list)
+    """Where each role's model connects, as the identifier check of a custom set placed it:
+    the host and why it counted on this machine or remote (empty for a benchmark task)."""
 
     @property
     def comparable(self) -> bool:

@@ -88,15 +88,25 @@ class Kit:
         values: Mapping[str, Any],
         accepted: Mapping[str, str],
         unknown: Mapping[str, Any] | None = None,
+        sends_to: Mapping[str, str | None] | None = None,
     ) -> M:
         """The scorer's parameters checked by ``model`` (``accepted``: what each takes, in
-        words); under ``inspect score``, the log and its graders too.
+        words); under ``inspect score``, the log and its graders too (``sends_to``: models it
+        sends a sample's content to beyond its role's, by ``-S`` parameter), and that a set
+        with identifier findings would not leave this machine.
 
         Raises:
             MedSPDataError: One line naming the parameter, log or model at fault.
         """
         return check_scorer(
-            self.name, model, values, accepted, self.role, unknown, task_key=self.task_key
+            self.name,
+            model,
+            values,
+            accepted,
+            self.role,
+            unknown,
+            task_key=self.task_key,
+            sends_to=sends_to,
         )
 
     def check_none(self, unknown: Mapping[str, Any] | None = None) -> None:

@@ -9,7 +9,7 @@ cannot be made here (its provider not installed, its key not set).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from inspect_ai.log import EvalLog
@@ -17,9 +17,13 @@ from pydantic import BaseModel
 
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.preflight import (
+    SERVE_HERE,
+    away,
+    away_line,
     checked_parameters,
     is_person,
     model_unavailable,
+    place_roles,
     rescore_context,
 )
 from inspect_medsp.record import GRADER_ROLE, TaskMetadata, Trajectory, default_grader
@@ -41,6 +45,7 @@ def check_scorer(
     role: str | None,
     unknown: Mapping[str, Any] | None = None,
     task_key: str | None = None,
+    sends_to: Mapping[str, str | None] | None = None,
 ) -> M:
     """The scorer's parameters, checked; under ``inspect score``, the log and its graders too.
 
@@ -54,9 +59,12 @@ def check_scorer(
         unknown: Parameters it does not have (``-S`` names it was given beyond its own).
         task_key: The task metadata key of the logs it reads, when they are not a benchmark
             task's (a measurement with a task of its own).
+        sends_to: Models it sends the samples' content to beyond its role's, by ``-S``
+            parameter (the work-up's ``classify``).
 
     Raises:
-        MedSPDataError: One line naming the parameter, log or model at fault.
+        MedSPDataError: One line naming the parameter, log or model at fault; a log whose set
+            has identifier findings, re-scored with a model off this machine.
     """
     if unknown:
         names = ", ".join(f"-S {name}" for name in unknown)
@@ -78,7 +86,63 @@ def check_scorer(
     elif log is not None:
         judge = str(values.get("judge", ""))
         check_log(scorer, log, role, judge, context.roles)
+        sent = _grading_models(log, role, judge, context.roles, context.role_values)
+        sent += [(f"-S {name}", model) for name, model in (sends_to or {}).items() if model]
+        line = identifier_refusal(scorer, log, sent)
+        if line is not None:
+            raise MedSPDataError(line)
     return checked
+
+
+def identifier_refusal(
+    scorer: str, log: EvalLog, sent: Sequence[tuple[str, Any]]
+) -> str | None:
+    """The one line refusing to re-score a log whose custom set has identifier findings
+    with a model that connects off this machine (``sent``: each role, or ``-S`` parameter,
+    and its model as Inspect made it or by name); None when the set had none, the run was
+    acknowledged (``-T identifiers=allow``), or every model is on this machine."""
+    metadata = TaskMetadata.read(log.eval.metadata)
+    findings = metadata.load.identifiers if metadata is not None and metadata.load else []
+    if not findings or (log.eval.task_args or {}).get("identifiers") == "allow" or not sent:
+        return None
+    grouped: dict[str, list[Any]] = {}
+    for who, model in sent:
+        grouped.setdefault(who, []).extend(model if isinstance(model, list | tuple) else [model])
+    placed = place_roles(grouped)
+    if not away(placed):
+        return None
+    n = len(findings)
+    return (
+        f"scorer {scorer}: {log.location or 'the log'} holds a set with {n} likely "
+        f"identifier{'' if n == 1 else 's'} (medsp_load.identifiers; first: {findings[0]}), "
+        f"and re-scoring would send it off this machine to {away_line(placed)}: grade with "
+        f"a model on this machine ({SERVE_HERE}); nothing was sent and the log is unchanged"
+    )
+
+
+def _grading_models(
+    log: EvalLog,
+    role: str | None,
+    judge: str,
+    given: Mapping[str, str],
+    values: Mapping[str, Any],
+) -> list[tuple[str, Any]]:
+    """The models that will grade the log as ``role``: the ``--model-role`` given (as
+    Inspect made it), else the role bound in the log, else the grader each sample recorded
+    (by name, made as Inspect makes it)."""
+    if role is None:
+        return []
+    if role in values:
+        return [(role, values[role])]
+    logged = {
+        name: ",".join(c.model for c in (bound if isinstance(bound, list) else [bound]))
+        for name, bound in (log.eval.model_roles or {}).items()
+    }
+    bound = given.get(role) or logged.get(role)
+    names = {bound} if bound else (
+        {default_grader(judge, t.role_models) for t in _trajectories(log)} or {judge}
+    )
+    return [(role, n) for named in sorted(names) for n in named.split(",") if n]
 
 
 def check_log(

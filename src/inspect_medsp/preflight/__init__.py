@@ -12,7 +12,16 @@ from inspect_medsp.preflight.context import (
     said_at_load,
     unchecked,
 )
-from inspect_medsp.preflight.models import SCRIPTED_MODEL, model_unavailable
+from inspect_medsp.preflight.endpoints import (
+    SERVE_HERE,
+    Endpoint,
+    away,
+    away_line,
+    loopback,
+    place,
+    place_roles,
+)
+from inspect_medsp.preflight.models import SCRIPTED_MODEL, model_unavailable, plain_line
 from inspect_medsp.preflight.params import (
     GRADER_ACCEPTED,
     Count,
@@ -34,17 +43,25 @@ __all__ = [
     "GRADER_ACCEPTED",
     "PERSON_MODEL",
     "SCRIPTED_MODEL",
+    "SERVE_HERE",
     "Count",
+    "Endpoint",
     "GraderParameters",
     "ModelName",
     "RunContext",
     "Temperature",
+    "away",
+    "away_line",
     "checked_parameters",
     "is_person",
+    "loopback",
     "model_unavailable",
     "person_label",
     "person_name",
     "person_name_problem",
+    "place",
+    "place_roles",
+    "plain_line",
     "rescore_context",
     "run_context",
     "said_at_load",

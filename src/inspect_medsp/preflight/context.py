@@ -189,6 +189,7 @@ class RunContext:
             B``: ``("A", "B")``); None when unknown (built in Python, or not readable).
         entry: The Inspect function running the eval the task is loaded for
             (``eval_async_inner`` for ``eval``, ``eval_set``); None when unknown.
+        active: The model under test as Inspect made it (its endpoint is read from it).
     """
 
     loading: bool = False
@@ -199,6 +200,7 @@ class RunContext:
     options: RunOptions | None = None
     run_tasks: tuple[str, ...] | None = None
     entry: str | None = None
+    active: Model | None = None
     _unavailable: dict[str, str | None] = field(default_factory=dict, compare=False)
 
     @property
@@ -228,9 +230,10 @@ def run_context(task_args: Mapping[str, Any] | None = None) -> RunContext:
         return RunContext(task_args=given)
     # Inspect makes the eval's model active before it loads a task: get_model() returns it
     try:
-        model: str | None = str(get_model())
+        active: Model | None = get_model()
     except Exception:  # no active model and no INSPECT_EVAL_MODEL: none to check
-        model = None
+        active = None
+    model = str(active) if active is not None else None
     entry = next((name for name in found if name in RUN_FRAMES), None)
     inner = found.get(entry) if entry is not None else None
     specs = _local(found.get("load_tasks"), "load_tasks", "task_specs")
@@ -238,6 +241,7 @@ def run_context(task_args: Mapping[str, Any] | None = None) -> RunContext:
     return RunContext(
         loading=True,
         model=model,
+        active=active,
         role_models=dict(model_roles()),
         concurrency=concurrency,
         task_args=given,
@@ -275,10 +279,12 @@ class RescoreContext:
     Args:
         log: The log it is made for (None: a scorer made directly).
         roles: The ``--model-role`` values given (empty when none or unknown).
+        role_values: The same, as Inspect made them (a model with its own ``model_args``).
     """
 
     log: EvalLog | None = None
     roles: dict[str, str] = field(default_factory=dict)
+    role_values: dict[str, Any] = field(default_factory=dict)
 
 
 def rescore_context() -> RescoreContext:
@@ -291,7 +297,11 @@ def rescore_context() -> RescoreContext:
         if isinstance(given, dict)
         else {}
     )
-    return RescoreContext(log=log if isinstance(log, EvalLog) else None, roles=roles)
+    return RescoreContext(
+        log=log if isinstance(log, EvalLog) else None,
+        roles=roles,
+        role_values={str(r): v for r, v in given.items()} if isinstance(given, dict) else {},
+    )
 
 
 def _role_name(value: object) -> str:

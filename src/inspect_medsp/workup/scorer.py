@@ -193,6 +193,7 @@ def medsp_workup(
         {"prices": prices, "classify": classify, "link": link},
         ACCEPTED,
         unknown,
+        sends_to={"classify": classify, "link": link},
     )
     table: PriceTable = load_prices(prices)
     for name, model in (("classify", classify), ("link", link)):
