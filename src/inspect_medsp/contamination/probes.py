@@ -141,15 +141,20 @@ def title_of(record: SampleRecord) -> str:
 
 
 def topic_of(title: str) -> str:
-    """The clinical topic of a case's title, its identifying details removed: no quotes, no
-    numbers, no capitalised name after the first word, first letter in lower case
+    """The clinical topic of a case's title, its identifying details removed: not quoted
+    (not cited as a title), no numbers, in lower case, and in a title written in sentence
+    case no capitalised word after the first (a name: "Mrs Lee", "Springfield")
     ("Anaphylaxis after a wasp sting" -> "anaphylaxis after a wasp sting")."""
-    kept: list[str] = []
-    for i, word in enumerate(title.split()):
-        bare = word.strip("\"'()[],:;")
-        if not bare or any(c.isdigit() for c in bare) or (i > 0 and bare[:1].isupper()):
-            continue
-        kept.append(bare.casefold() if i == 0 else bare)
+    head, colon, _ = title.partition(":")
+    if colon and len(head.split()) >= 2:
+        title = head  # "Acute Stroke: A Simulation for Residents": the subtitle is no topic
+    found = [w.strip("\"'()[],:;") for w in title.split()]
+    found = [w for w in found if w and not any(c.isdigit() for c in w)]
+    long = [w for w in found[1:] if len(w) >= 4]
+    title_case = bool(long) and sum(w[:1].isupper() for w in long) * 2 > len(long)
+    kept = [
+        w.casefold() for i, w in enumerate(found) if i == 0 or title_case or not w[:1].isupper()
+    ]
     return " ".join(kept) or "a clinical problem"
 
 

@@ -391,7 +391,8 @@ def recall_lines(
             ]
         )
     out += table(header, body)
-    out.append("")
+    if out[-1] != "":
+        out.append("")
     for m in found:
         out += test_lines(m)
         unscored = [s for s in m.scenarios if s.result is None]

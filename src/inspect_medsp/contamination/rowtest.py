@@ -37,24 +37,33 @@ Z95 = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution."""
 
 
+def _log_pmf(i: int, n: int, log_p: float, log_q: float) -> float:
+    return (
+        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+        + i * log_p + (n - i) * log_q
+    )  # fmt: skip
+
+
+def _log_sum(terms: list[float]) -> float:
+    top = max(terms)
+    return top + math.log(sum(math.exp(t - top) for t in terms))
+
+
 def binomial_tail(k: int, n: int, p: float) -> float:
-    """P(X >= k) for X ~ Binomial(n, p), exact (summed in log space)."""
+    """P(X >= k) for X ~ Binomial(n, p), exact (summed in log space over the shorter
+    side)."""
     if k <= 0:
         return 1.0
-    if k > n:
-        return 0.0
-    if p <= 0.0:
+    if k > n or p <= 0.0:
         return 0.0
     if p >= 1.0:
         return 1.0
     log_p, log_q = math.log(p), math.log1p(-p)
-    terms = [
-        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p
-        + (n - i) * log_q
-        for i in range(k, n + 1)
-    ]  # fmt: skip
-    top = max(terms)
-    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+    if k > n * p:  # the upper tail is the small one: sum it
+        upper = [_log_pmf(i, n, log_p, log_q) for i in range(k, n + 1)]
+        return min(1.0, math.exp(_log_sum(upper)))
+    lower = [_log_pmf(i, n, log_p, log_q) for i in range(k)]
+    return max(0.0, 1.0 - math.exp(_log_sum(lower)))
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
