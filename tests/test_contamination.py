@@ -97,7 +97,7 @@ def test_seen_everything_is_above_the_control_on_every_probe_of_every_demo_scena
     assert value == {"clear": 0.0, "recalled": 1.0, **{name: 1.0 for name in PROBE_NAMES}}
     metrics = probed[EVERYTHING].results.scores[0].metrics  # type: ignore[union-attr]
     # the headline first, the right way round beside benchmark scores: 0 = everything recalled
-    assert list(metrics)[0] == "clear"
+    assert next(iter(metrics)) == "clear"
     assert {k: m.value for k, m in metrics.items()} == {
         "clear": 0.0,
         "recalled": 1.0,

@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
@@ -32,7 +31,12 @@ from inspect_medsp.contamination.probes import PROBE_NAMES, build_probes, slot_p
 from inspect_medsp.contamination.probes import case_text as true_text
 from inspect_medsp.contamination.report import ModelRecall, ProbedScenario, recall_lines
 from inspect_medsp.contamination.result import Contamination
-from inspect_medsp.contamination.rowtest import NULL_FLOOR, ROW_ALPHA, row_test
+from inspect_medsp.contamination.rowtest import (
+    NULL_FLOOR,
+    ROW_ALPHA,
+    row_test,
+    simulated_flag_rate,
+)
 from inspect_medsp.contamination.settings import ProbeSettings
 from inspect_medsp.contamination.slots import LABELS, UNITS, words_of
 from inspect_medsp.contamination.task import medsp_contamination
@@ -166,25 +170,6 @@ def test_the_report_says_what_was_compared_and_carries_the_caveat(
     assert "no leaderboard row of knowledge is among the report's inputs" in text
 
 
-def simulated_fpr(
-    rates: dict[str, tuple[float, float]], scenarios: int, runs: int, seed: int = 11
-) -> float:
-    """The row flag's false-positive rate: the share of ``runs`` simulated rows of
-    ``scenarios`` scenarios, each probe above its control at its rate and below at its
-    rate, independently, that the row test flags."""
-    rng = np.random.default_rng(seed)
-    flagged = 0
-    for _ in range(runs):
-        counts = {}
-        for name, (up, down) in rates.items():
-            draws = rng.random(scenarios)
-            k_above = int((draws < up).sum())
-            k_below = int(((draws >= up) & (draws < up + down)).sum())
-            counts[name] = (scenarios, k_above, k_below)
-        flagged += row_test(counts).flagged
-    return flagged / runs
-
-
 def test_the_knowledge_persona_s_row_flag_holds_its_rate_at_full_size(
     rows: dict[str, ModelRecall],
 ) -> None:
@@ -199,7 +184,7 @@ def test_the_knowledge_persona_s_row_flag_holds_its_rate_at_full_size(
     # the demo's rates: the knowledge persona is above its control on no probe of the demo
     assert all(up == 0 for up, _ in measured.values()), measured
     at_floor = {name: (max(up, NULL_FLOOR), down) for name, (up, down) in measured.items()}
-    fpr = simulated_fpr(at_floor, FULL_SIZE, runs=400)
+    fpr = simulated_flag_rate(at_floor, FULL_SIZE, runs=400)
     assert fpr <= ROW_ALPHA + 0.03, fpr  # 400 runs: a standard error of about 0.011
     # the old rule (any probe of any scenario above) flags such a row every time
     old = 1 - (1 - NULL_FLOOR) ** (FULL_SIZE * len(PROBE_NAMES))

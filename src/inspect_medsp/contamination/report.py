@@ -297,7 +297,8 @@ def test_lines(m: ModelRecall) -> list[str]:
         f"- Row test for {esc(m.model)}: {verdict} at a false-positive rate of "
         f"{ROW_ALPHA:.0%} for the whole row. " + "; ".join(parts) + " (one-sided exact "
         "binomial test of each probe's share above against the larger of the control's own "
-        f"rate and {NULL_FLOOR:.0%}, Holm-adjusted over the probes).",
+        f"rate of beating the probe (its 95% upper bound) and {NULL_FLOOR:.0%}, Holm-adjusted "
+        "over the probes; docs/contamination.md).",
     ]
 
 

@@ -3,13 +3,14 @@ scenarios, with a stated false-positive rate for the whole row.
 
 For each probe, ``k`` of the ``n`` scenarios probed are above their control. Without memory
 a probe and its control are alike, so the probe is above the control no more often than the
-control is above the probe by the same margins: the control's own rate, ``b / n``. The test
-is one-sided and exact: the chance of ``k`` or more of ``n`` above at the null rate
-``max(b / n, NULL_FLOOR)``. The probes' p-values are adjusted by Holm's step-down
-(``stats.holm``) and the row is flagged when any adjusted p-value is below ``ROW_ALPHA``:
-the chance that a model which recalls nothing is flagged is at most ``ROW_ALPHA`` whenever
-each probe's rate of false "above" is at most its null rate (docs/contamination.md computes
-it at full size).
+control is above the probe by the same margins: the control's own rate, ``b / n``, taken at
+its one-sided 95% upper bound (``b / n + 1.645 * se``, so that a low draw of ``b`` does not
+lower the bar). The test is one-sided and exact: the chance of ``k`` or more of ``n`` above
+at the null rate ``max(that bound, NULL_FLOOR)``. The probes' p-values are adjusted by
+Holm's step-down (``stats.holm``) and the row is flagged when any adjusted p-value is below
+``ROW_ALPHA``: the chance that a model which recalls nothing is flagged is at most about
+``ROW_ALPHA`` whenever each probe's rate of false "above" is at most its null rate
+(docs/contamination.md computes it at full size by simulation).
 
 ``NULL_FLOOR`` is at least ``ROW_ALPHA``, so no single scenario above its control flags a row
 (with one of ``n`` above the p-value is ``1 - (1 - NULL_FLOOR) ** n``, never below
@@ -21,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+import numpy as np
 from pydantic import BaseModel
 
 from inspect_medsp.stats import holm
@@ -35,6 +37,9 @@ control can miss: a hint only the probe's fuller passage or title gives)."""
 
 Z95 = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution."""
+
+Z90 = 1.6448536269514722
+"""The 95th percentile of the standard normal distribution (a one-sided 95% bound)."""
 
 
 def _log_pmf(i: int, n: int, log_p: float, log_q: float) -> float:
@@ -90,7 +95,8 @@ class ProbeTest(BaseModel):
     interval: tuple[float, float]
     """The 95% Wilson interval of the share above."""
     null_rate: float
-    """The rate the share above is tested against: ``max(below / probed, NULL_FLOOR)``."""
+    """The rate the share above is tested against: the larger of the control's own rate
+    (its one-sided 95% upper bound) and ``NULL_FLOOR``."""
     p_value: float
     """One-sided exact binomial p-value of ``above`` or more at the null rate."""
     adjusted: float = 1.0
@@ -123,7 +129,9 @@ class RowTest(BaseModel):
 
 def probe_test(name: str, probed: int, above: int, below: int) -> ProbeTest:
     """One probe's test, before the adjustment."""
-    null = max(below / probed if probed else 0.0, NULL_FLOOR)
+    own = below / probed if probed else 0.0
+    bound = own + Z90 * math.sqrt(own * (1 - own) / probed) if probed else 0.0
+    null = min(1.0, max(bound, NULL_FLOOR))
     return ProbeTest(
         name=name,
         probed=probed,
@@ -143,3 +151,24 @@ def row_test(counts: Mapping[str, tuple[int, int, int]]) -> RowTest:
     return RowTest(
         probes=[t.model_copy(update={"adjusted": a}) for t, a in zip(tests, adjusted, strict=True)]
     )
+
+
+def simulated_flag_rate(
+    rates: Mapping[str, tuple[float, float]], scenarios: int, runs: int, seed: int = 11
+) -> float:
+    """How often the row test flags a row: the share of ``runs`` simulated rows of
+    ``scenarios`` scenarios in which each probe is above its control at its first rate and
+    its control above it at its second, each scenario independently. At the rates of a
+    model that recalls nothing it is the row flag's false-positive rate; at a memorizer's,
+    its power."""
+    rng = np.random.default_rng(seed)
+    flagged = 0
+    for _ in range(runs):
+        counts: dict[str, tuple[int, int, int]] = {}
+        for name, (up, down) in rates.items():
+            draws = rng.random(scenarios)
+            k_above = int((draws < up).sum())
+            k_below = int(((draws >= up) & (draws < up + down)).sum())
+            counts[name] = (scenarios, k_above, k_below)
+        flagged += row_test(counts).flagged
+    return flagged / runs
