@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import (
@@ -26,6 +27,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_medsp.cases import load_custom
 from inspect_medsp.cases.write import new_case
 from inspect_medsp.contamination.probes import PROBE_NAMES, build_probes, slot_places
 from inspect_medsp.contamination.probes import case_text as true_text
@@ -202,10 +204,17 @@ def test_no_single_cell_flags_a_row() -> None:
 # --- the slots ----------------------------------------------------------------------------
 
 
+HELDOUT = Path(__file__).parent / "fixtures" / "heldout" / "identifiers"
+"""Four cases written blind for the identifier detector, with their planted identifiers
+labelled (read here only by the finished slot picker, never while it was designed)."""
+
+
 def fixture_records(tmp_path: Path) -> list[SampleRecord]:
-    """The demo's scenarios and the case template's (``medsp-cases new``)."""
+    """The demo's scenarios, the held-out identifier cases and the case template's
+    (``medsp-cases new``), last."""
     demo = medsp_contamination(benchmark="medsp_demo")
     found = [SampleRecord.model_validate(s.metadata[METADATA_KEY]) for s in demo.dataset]  # type: ignore[index]
+    found += load_custom(str(HELDOUT / "cases"))[0]
     new_case(tmp_path / "cases" / "template_case")
     own = medsp_contamination(cases=str(tmp_path / "cases"))
     found += [SampleRecord.model_validate(s.metadata[METADATA_KEY]) for s in own.dataset]  # type: ignore[index]
@@ -216,6 +225,8 @@ def test_no_masked_slot_is_a_unit_a_name_part_an_identifier_or_the_control_s(
     tmp_path: Path,
 ) -> None:
     records = fixture_records(tmp_path)
+    planted = yaml.safe_load((HELDOUT / "labels.yaml").read_text(encoding="utf-8"))
+    identifiers = {str(i["text"]).strip().casefold() for i in planted["identifiers"]}
     settings = ProbeSettings()
     masked = 0
     for record in records:
@@ -228,11 +239,12 @@ def test_no_masked_slot_is_a_unit_a_name_part_an_identifier_or_the_control_s(
             masked += 1
             assert any(c.isdigit() for c in word) and not any(c.isalpha() for c in word), word
             assert word.casefold() not in UNITS and word.casefold() not in ids, word
+            assert word.casefold() not in identifiers, (record.id, word)
             before = text[found[index].start() - 1]
             assert not before.isalnum() and before not in "#-:/", (record.id, word)
             previous = found[index - 1].group(0).casefold()
             assert previous not in LABELS, (record.id, word, previous)
-    assert masked >= 9  # 3 on each demo scenario
+    assert masked >= 9 + 12  # 3 on each demo scenario and each held-out case
     # with an unpublished case as the control, no control slot masks a value a probe masks
     control = records[-1]
     for record in records[:-1]:

@@ -56,25 +56,25 @@ def outcome(pair: ProbePair, settings: ProbeSettings) -> ProbeOutcome:
     """``pair``'s probe and control measured, whether the probe is above the control, and
     whether the control is above the probe by the same rule."""
     if pair.kind == "continuation":
-        probe = _continuation(pair.probe, settings.ngram)
-        control = _continuation(pair.control, settings.ngram)
+        said = _continuation(pair.probe, settings.ngram)
+        other = _continuation(pair.control, settings.ngram)
         n = len(pair.probe[0].truth)
         shown = (
-            f"{probe[0]:.0f} of {n} words in a row as written (control {control[0]:.0f}), "
-            f"{settings.ngram}-gram overlap {probe[1]:.2f} (control {control[1]:.2f}), "
-            f"content words recalled in any order {probe[2]:.2f} (control {control[2]:.2f})"
+            f"{said[0]:.0f} of {n} words in a row as written (control {other[0]:.0f}), "
+            f"{settings.ngram}-gram overlap {said[1]:.2f} (control {other[1]:.2f}), "
+            f"content words recalled in any order {said[2]:.2f} (control {other[2]:.2f})"
         )
         return ProbeOutcome(
             name=pair.name,
             kind=pair.kind,
-            measure=probe[0],
-            control=control[0],
-            overlap=probe[1],
-            control_overlap=control[1],
-            content=probe[2],
-            control_content=control[2],
-            above=_beats(probe, control, settings),
-            below=_beats(control, probe, settings),
+            measure=said[0],
+            control=other[0],
+            overlap=said[1],
+            control_overlap=other[1],
+            content=said[2],
+            control_content=other[2],
+            above=_beats(said, other, settings),
+            below=_beats(other, said, settings),
             against=pair.against,
             shown=shown,
         )
