@@ -89,12 +89,17 @@ def test_seen_everything_is_above_the_control_on_every_probe_of_every_demo_scena
         outcome = {o.name: o for o in result.outcomes}
         assert outcome["continuation_patient"].overlap == 1.0
         assert outcome["continuation_patient"].control_overlap == 0.0
-        assert got["checklist"] == (1.0, 0.0, True), sid  # every item, none of the control's
+        # every item, none from the topic alone (the knowledge control)
+        assert got["checklist"] == (1.0, 0.0, True), sid
         assert got["slot"] == (1.0, 0.0, True), sid  # 3 of 3 values exact, control 0 of 3
+        assert {o.against for o in result.outcomes if o.kind != "continuation"} == {"knowledge"}
     value = probed[EVERYTHING].samples[0].scores[SCORER].value  # type: ignore[index]
-    assert value == {"recalled": 1.0, **{name: 1.0 for name in PROBE_NAMES}}
+    assert value == {"clear": 0.0, "recalled": 1.0, **{name: 1.0 for name in PROBE_NAMES}}
     metrics = probed[EVERYTHING].results.scores[0].metrics  # type: ignore[union-attr]
+    # the headline first, the right way round beside benchmark scores: 0 = everything recalled
+    assert next(iter(metrics)) == "clear"
     assert {k: m.value for k, m in metrics.items()} == {
+        "clear": 0.0,
         "recalled": 1.0,
         **{name: 1.0 for name in PROBE_NAMES},
     }
@@ -113,6 +118,7 @@ def test_seen_nothing_is_above_the_control_on_no_probe(probed: dict[str, EvalLog
         assert got["slot"] == (0.0, 0.0, False), sid
     metrics = probed[NOTHING].results.scores[0].metrics  # type: ignore[union-attr]
     assert {k: m.value for k, m in metrics.items()} == {
+        "clear": 1.0,
         "recalled": 0.0,
         **{name: 0.0 for name in PROBE_NAMES},
     }
@@ -381,9 +387,14 @@ def test_the_report_shows_the_section_and_flags_the_leaderboard_row(
         name = Path(log.location).name
         assert f"- log `{name}`: read by the contamination section" in text
     section = text[text.index("## Has the model seen these cases?") :]
+    # the row test decides the row: 2 of 3 scenarios above on each probe, with intervals
     assert (
-        "| medsp/scripted | ⚠ recall above control | 2/3 (67%) | 2/3 (67%) | 2/3 (67%) |" in section
+        "| medsp/scripted | ⚠ flagged: recalls cases | 2/3 (67%) [21% to 94%] | 2/3 (67%) "
+        "[21% to 94%] |" in section
     )
+    assert "- Row test for medsp/scripted: **flagged**" in section
+    assert "checklist 2/3 above against a null rate of 5%" in section
+    assert "can still be knowledge" in section
     assert "- demo_anaphylaxis/scenario1: 5 probes above the control" in section
     assert "on the 2 recalled scenarios against" in section and "on the other 1" in section
     assert "(no interval: fewer than 6 cases on one side)" in section  # 3 cases in all
@@ -414,17 +425,22 @@ def test_a_re_score_with_stricter_thresholds_is_numbered_and_refuses_other_logs(
     assert done.returncode == 0, done.stderr
     again = read_eval_log(str(copy))
     sample = (again.samples or [])[0]
-    # no continuation can beat its control by 41 of its 40 words; 3 of 3 slots still beat 0
+    # no continuation can beat its control by 41 of its 40 words in a row, but a recital
+    # still holds every content word of the passage against none of the control's (the
+    # paraphrase rule, content_margin, is its own); 3 of 3 slots still beat 0
+    first = sample.scores[SCORER].metadata["outcomes"]  # type: ignore[index]
+    assert [o["content"] for o in first[:3]] == [1.0, 1.0, 1.0]
     assert sample.scores[f"{SCORER}1"].value == {  # type: ignore[index]
-        "recalled_1": 0.4,
-        "continuation_patient_1": 0.0,
-        "continuation_environment_1": 0.0,
-        "continuation_marking_1": 0.0,
+        "clear_1": 0.0,
+        "recalled_1": 1.0,
+        "continuation_patient_1": 1.0,
+        "continuation_environment_1": 1.0,
+        "continuation_marking_1": 1.0,
         "checklist_1": 1.0,
         "slot_1": 1.0,
     }
     rescored = next(s for s in again.results.scores if s.name == f"{SCORER}1")  # type: ignore[union-attr]
-    assert rescored.metrics["recalled"].value == pytest.approx(0.4)
+    assert rescored.metrics["recalled"].value == pytest.approx(1.0)
     # the probe's log is not a benchmark log: the rubric refuses it in one line
     other = tmp_path / "other.eval"
     write_eval_log(read_eval_log(log.location), str(other))

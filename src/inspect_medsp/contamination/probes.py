@@ -3,10 +3,15 @@ its reply is measured against.
 
 The probes ask about the material the clinician never sees in the benchmark: the patient
 script, the environment materials, the marking guide and the checklist. A control is the
-same probe built from the case with its content words shuffled within the case
-(:func:`~inspect_medsp.contamination.text.shuffled`): text no one has written, so no model
-can have seen it, asked and measured in exactly the same way; or, when the user gives cases
-of their own that were never published, the same probe asked of one of those.
+continuation's control is the same probe built from the case with its content words
+shuffled within the case (:func:`~inspect_medsp.contamination.text.shuffled`): text no one has
+written, so no model can have seen it, asked and measured in exactly the same way. The
+checklist's and the slots' control is a *knowledge control*: the same question with what
+identifies the case removed (its title, its source, the passage around a value) and its
+clinical context kept (the topic, the value's own clause), measured against the same truth,
+so what clinical knowledge alone recalls is counted out (docs/contamination.md says why).
+When the user gives cases of their own that were never published, every control is the same
+probe asked of one of those.
 """
 
 from __future__ import annotations
@@ -20,9 +25,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from inspect_medsp.contamination.settings import ProbeKind, ProbeSettings
+from inspect_medsp.contamination.slots import is_case_value, measurement, words_of
 from inspect_medsp.contamination.text import (
     WORD,
-    is_number,
     shuffled,
     split,
     without_file_headings,
@@ -45,6 +50,15 @@ scenario's control, when the user gave such cases."""
 
 SHUFFLED = "shuffled"
 """The control's name when it is the case's own text shuffled."""
+
+KNOWLEDGE = "knowledge"
+"""The control's name when it is the same question with the case's identity removed."""
+
+UNPUBLISHED = "unpublished"
+"""The control's name when it is the same question asked of an unpublished case."""
+
+NO_SLOT = "no slot"
+"""How the slot probe's absence begins when a case has no value it may mask."""
 
 
 def unpublished_of(metadata: Mapping[str, Any] | None) -> SampleRecord | None:
@@ -93,7 +107,10 @@ class ProbePair(BaseModel):
     probe: list[Asked]
     """The question (several for the slot probe, one per masked value)."""
     control: list[Asked]
-    """The same questions on the shuffled case."""
+    """The same questions on the control: the shuffled case, the case without its identity
+    (``knowledge``) or an unpublished case."""
+    against: str = SHUFFLED
+    """The control: ``shuffled``, ``knowledge`` or ``unpublished``."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +138,24 @@ def title_of(record: SampleRecord) -> str:
     """The case's title (its id when the data has none)."""
     meta = record.scenario.metadata
     return meta.get("title") or meta.get("scenario_title") or record.id
+
+
+def topic_of(title: str) -> str:
+    """The clinical topic of a case's title, its identifying details removed: not quoted
+    (not cited as a title), no numbers, in lower case, and in a title written in sentence
+    case no capitalised word after the first (a name: "Mrs Lee", "Springfield")
+    ("Anaphylaxis after a wasp sting" -> "anaphylaxis after a wasp sting")."""
+    head, colon, _ = title.partition(":")
+    if colon and len(head.split()) >= 2:
+        title = head  # "Acute Stroke: A Simulation for Residents": the subtitle is no topic
+    found = [w.strip("\"'()[],:;") for w in title.split()]
+    found = [w for w in found if w and not any(c.isdigit() for c in w)]
+    long = [w for w in found[1:] if len(w) >= 4]
+    title_case = bool(long) and sum(w[:1].isupper() for w in long) * 2 > len(long)
+    kept = [
+        w.casefold() for i, w in enumerate(found) if i == 0 or title_case or not w[:1].isupper()
+    ]
+    return " ".join(kept) or "a clinical problem"
 
 
 def case_text(record: SampleRecord) -> CaseText:
@@ -170,15 +205,27 @@ def _checklist(case: CaseText, source: str) -> Asked | None:
     return Asked(prompt=prompt, truth=list(case.items))
 
 
+def _checklist_knowledge(case: CaseText) -> Asked | None:
+    """The checklist asked of the topic alone: no title, no source, no "published"."""
+    if not case.items:
+        return None
+    prompt = render("checklist_knowledge", package=PROMPTS, topic=topic_of(case.title))
+    return Asked(prompt=prompt, truth=list(case.items))
+
+
 _LIST_MARK = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 
 
-def slot_places(case: CaseText, slots: int, after: int = 0) -> list[tuple[str, int]]:
-    """Where the slots are: (part, index of the word) of up to ``slots`` numbers that occur
-    once in the whole case (so nothing else in it gives them away), spread over the
-    environment materials and the patient script, never a list's item number, and with
-    their shown words all after the part's first ``after`` words (so no slot's passage
-    shows what a continuation is asked for)."""
+def slot_places(
+    case: CaseText, slots: int, after: int = 0, avoid: frozenset[str] = frozenset()
+) -> list[tuple[str, int]]:
+    """Where the slots are: (part, index of the word) of up to ``slots`` measured values of
+    the case (:func:`~inspect_medsp.contamination.slots.is_case_value`: a number with a unit
+    or a measurement's name, never a label's, a unit's, a name's or an identifier's) that
+    occur once in the whole case (so nothing else in it gives them away) and are not in
+    ``avoid`` (the control's values), spread over the environment materials and the patient
+    script, never a list's item number, and with their shown words all after the part's
+    first ``after`` words (so no slot's passage shows what a continuation is asked for)."""
     every = Counter(
         m.group(0).casefold()
         for text in (case.title, case.patient, case.environment, case.marking, *case.items)
@@ -188,12 +235,19 @@ def slot_places(case: CaseText, slots: int, after: int = 0) -> list[tuple[str, i
     for part in ("environment", "patient"):
         text = case.part(part)
         marks = {m.start() for m in _LIST_MARK.finditer(text)}
-        for index, match in enumerate(WORD.finditer(text)):
-            word = match.group(0)
+        matches = words_of(text)
+        for index, match in enumerate(matches):
+            word = match.group(0).casefold()
             line_start = text.rfind("\n", 0, match.start()) + 1
             listed = line_start in marks and text[line_start : match.start()].strip() == ""
             clear = index - SLOT_CONTEXT >= after
-            if clear and is_number(word) and every[word.casefold()] == 1 and not listed:
+            if (
+                clear
+                and not listed
+                and every[word] == 1
+                and word not in avoid
+                and is_case_value(text, matches, index)
+            ):
                 found.append((part, index))
     if len(found) <= slots:
         return found
@@ -201,21 +255,48 @@ def slot_places(case: CaseText, slots: int, after: int = 0) -> list[tuple[str, i
     return [found[int(i * step)] for i in range(slots)]
 
 
-def _slot(case: CaseText, part: str, index: int, source: str) -> Asked:
-    text = case.part(part)
-    found = list(WORD.finditer(text))
-    value = found[index].group(0)
-    first = max(0, index - SLOT_CONTEXT)
-    last = min(len(found) - 1, index + SLOT_CONTEXT)
-    start, end = found[first].start(), found[last].end()
+def slot_value(case: CaseText, part: str, index: int) -> str:
+    """The value a slot masks, lower case."""
+    return words_of(case.part(part))[index].group(0).casefold()
+
+
+def _masked(text: str, found: list[re.Match[str]], words: range, value: str) -> str:
+    """The words ``words`` of ``text`` as written, ``value`` masked wherever it stands."""
+    first, last = found[words.start], found[words.stop - 1]
     pieces: list[str] = []
-    at = start
-    for match in found[first : last + 1]:
+    at = first.start()
+    for match in found[words.start : words.stop]:
         if match.group(0).casefold() == value.casefold():
             pieces += [text[at : match.start()], MASK]
             at = match.end()
-    pieces.append(text[at:end])
-    passage = "".join(pieces)
+    pieces.append(text[at : last.end()])
+    return "".join(pieces)
+
+
+def _slot_knowledge(case: CaseText, part: str, index: int) -> Asked:
+    """A slot asked with the case's identity removed: what the value measures (its name,
+    unit and qualifiers, :func:`~inspect_medsp.contamination.slots.measurement`) under the
+    case's topic; no title, no source, none of the case's other words or values."""
+    text = case.part(part)
+    found = words_of(text)
+    value = found[index].group(0)
+    prompt = render(
+        "slot_knowledge",
+        package=PROMPTS,
+        topic=topic_of(case.title),
+        mask=MASK,
+        passage=measurement(text, found, index, MASK),
+    )
+    return Asked(prompt=prompt, truth=[value.casefold()])
+
+
+def _slot(case: CaseText, part: str, index: int, source: str) -> Asked:
+    text = case.part(part)
+    found = words_of(text)
+    value = found[index].group(0)
+    first = max(0, index - SLOT_CONTEXT)
+    last = min(len(found) - 1, index + SLOT_CONTEXT)
+    passage = _masked(text, found, range(first, last + 1), value)
     prompt = render(
         "slot",
         package=PROMPTS,
@@ -232,11 +313,14 @@ def build_probes(
     record: SampleRecord, settings: ProbeSettings, unpublished: SampleRecord | None = None
 ) -> tuple[list[ProbePair], dict[str, str]]:
     """The probes of ``record``'s scenario with their controls, and the probes it cannot
-    have with why (a passage too short, no checklist, no number to mask).
+    have with why (a passage too short, no checklist, no slot).
 
-    The control is the case with its content words shuffled, or, given ``unpublished`` (a
-    case of the user's own that was never published), the same probe asked of that case:
-    its own title and texts, under the scenario's source, so the two read alike."""
+    Without ``unpublished``, a continuation's control is the case with its content words
+    shuffled, and the checklist's and the slots' is the knowledge control (the same question
+    with the case's identity removed, measured against the same truth). Given
+    ``unpublished`` (a case of the user's own that was never published), every control is
+    the same probe asked of that case: its own title and texts, under the scenario's source,
+    so the two read alike, its slots never a value the scenario's slots share."""
     true = case_text(record)
     if unpublished is None:
         control = control_text(true, f"medsp-contamination:{record.id}")
@@ -248,6 +332,7 @@ def build_probes(
     passage = settings.opening_words + settings.following_words
     pairs: list[ProbePair] = []
     missing: dict[str, str] = {}
+    against = SHUFFLED if unpublished is None else UNPUBLISHED
     if "continuation" in settings.probes:
         for part in PARTS:
             name = f"continuation_{part}"
@@ -257,36 +342,69 @@ def build_probes(
                 whose = "its" if probe is None else f"{lacks}'s"
                 missing[name] = f"{whose} {PARTS[part][1]} has fewer than {passage} words"
                 continue
-            pairs.append(ProbePair(name=name, kind="continuation", probe=[probe], control=[other]))
+            pairs.append(
+                ProbePair(
+                    name=name, kind="continuation", probe=[probe], control=[other], against=against
+                )
+            )
+    fact = KNOWLEDGE if unpublished is None else UNPUBLISHED
     if "checklist" in settings.probes:
         probe = _checklist(true, source)
-        other = _checklist(control, source)
+        other = _checklist_knowledge(true) if unpublished is None else _checklist(control, source)
         if probe is None or other is None:
             whose = "its" if probe is None else f"{lacks}'s"
             missing["checklist"] = f"{whose} rubric has no items"
         else:
             pairs.append(
-                ProbePair(name="checklist", kind="checklist", probe=[probe], control=[other])
-            )
-    if "slot" in settings.probes:
-        places = slot_places(true, settings.slots, passage)
-        others = places if unpublished is None else slot_places(control, settings.slots, passage)
-        if not places or not others:
-            whose = "its" if not places else f"{lacks}'s"
-            missing["slot"] = (
-                f"no number occurs once in {whose} patient script or environment materials "
-                "beyond the continued passages"
-            )
-        else:
-            pairs.append(
                 ProbePair(
-                    name="slot",
-                    kind="slot",
-                    probe=[_slot(true, p, i, source) for p, i in places],
-                    control=[_slot(control, p, i, source) for p, i in others],
+                    name="checklist", kind="checklist", probe=[probe], control=[other], against=fact
                 )
             )
+    if "slot" in settings.probes:
+        slot = _slot_pair(true, control, unpublished is not None, source, settings, passage)
+        if isinstance(slot, str):
+            missing["slot"] = slot.replace("{control}", lacks)
+        else:
+            pairs.append(slot)
     return pairs, missing
+
+
+def _slot_pair(
+    true: CaseText,
+    control: CaseText,
+    unpublished: bool,
+    source: str,
+    settings: ProbeSettings,
+    passage: int,
+) -> ProbePair | str:
+    """The slot probe and its control, or why there is none ("no slot: ...")."""
+    places = slot_places(true, settings.slots, passage)
+    why = (
+        f"{NO_SLOT}: no measured value (a number with a unit or a measurement's name, not a "
+        "label's, a unit's or a name's) occurs once in {whose} patient script or environment "
+        "materials beyond the continued passages"
+    )
+    if not places:
+        return why.format(whose="its")
+    if not unpublished:
+        return ProbePair(
+            name="slot",
+            kind="slot",
+            probe=[_slot(true, p, i, source) for p, i in places],
+            control=[_slot_knowledge(true, p, i) for p, i in places],
+            against=KNOWLEDGE,
+        )
+    values = frozenset(slot_value(true, p, i) for p, i in places)
+    others = slot_places(control, settings.slots, passage, avoid=values)
+    if not others:
+        return why.format(whose="{control}") + " that the scenario's slots do not share"
+    return ProbePair(
+        name="slot",
+        kind="slot",
+        probe=[_slot(true, p, i, source) for p, i in places],
+        control=[_slot(control, p, i, source) for p, i in others],
+        against=UNPUBLISHED,
+    )
 
 
 def system_prompt() -> str:

@@ -33,13 +33,26 @@ class ProbeOutcome(BaseModel):
     measure: float
     """The probe's measure on the true case."""
     control: float
-    """The same measure of the control's reply against the shuffled case."""
+    """The same measure of the control's reply (against the shuffled case, the same truth
+    for the knowledge control, or the unpublished case)."""
     overlap: float | None = None
     """Share of the true text's word n-grams the reply holds (continuation only)."""
     control_overlap: float | None = None
     """The same share for the control (continuation only)."""
+    content: float | None = None
+    """Share of the passage's unshown content words the reply holds, in any order
+    (continuation only): recall in the model's own words."""
+    control_content: float | None = None
+    """The same share for the control (continuation only)."""
     above: bool
     """Above the control by the thresholds' margins (see ``ProbeSettings``)."""
+    below: bool = False
+    """The control above the probe by the same margins: the control's own rate of beating
+    the probe, the row test's null rate (see ``rowtest.py``)."""
+    against: str = "shuffled"
+    """The control: ``shuffled`` (the case's content words shuffled), ``knowledge`` (the
+    same question with the case's identity removed) or ``unpublished`` (an unpublished
+    case)."""
     shown: str
     """The measure and the control in words, for the viewer and the report."""
 
@@ -52,7 +65,8 @@ class Contamination(ScorerResult):
     outcomes: list[ProbeOutcome] = Field(default_factory=list)
     """Each probe run on the scenario, in the order of ``probes.PROBE_NAMES``."""
     control: str = "shuffled"
-    """The control: ``shuffled`` (the case's content words shuffled within it) or the id of
+    """The control: ``shuffled`` (the continuations' control is the case's content words
+    shuffled within it, the checklist's and the slots' the knowledge control) or the id of
     the user's unpublished case asked the same way."""
     not_probed: dict[str, str] = Field(default_factory=dict)
     """Probes this scenario could not have, with why (counted as not probed, never as

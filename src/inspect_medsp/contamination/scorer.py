@@ -20,17 +20,23 @@ from inspect_medsp.record import unnumbered
 KIT = Kit(CONTAMINATION_SCORER, verb="probed", task_key=TASK_KEY)
 """The scorer's checks, reading and unscored score."""
 
-SHARE_KEY = "recalled"
-"""The value key of the share of a scenario's probes above the control."""
+CLEAR_KEY = "clear"
+"""The value key of the share of a scenario's probes *not* above the control: the probe's
+headline, first, so that beside benchmark scores higher is better (1 = nothing recalled)."""
 
-VALUE_KEYS: tuple[str, ...] = (SHARE_KEY, *PROBE_NAMES)
-"""Every value key: the share, then 1 or 0 for each probe run (a probe the scenario could
-not have is absent, not 0)."""
+SHARE_KEY = "recalled"
+"""The value key of the share of a scenario's probes above the control (higher = more
+recall)."""
+
+VALUE_KEYS: tuple[str, ...] = (CLEAR_KEY, SHARE_KEY, *PROBE_NAMES)
+"""Every value key: the share not above, the share above, then a flag for each probe run (1
+above the control, 0 not; a probe the scenario could not have is absent, not 0)."""
 
 THRESHOLDS = (
     "ngram",
     "run_margin",
     "ngram_margin",
+    "content_margin",
     "item_share",
     "checklist_margin",
     "slot_margin",
@@ -39,8 +45,9 @@ THRESHOLDS = (
 
 
 def contamination_value(result: Contamination) -> dict[str, float]:
-    """The score's value: the share above the control, and each probe's 1 or 0."""
-    value = {SHARE_KEY: result.share_above}
+    """The score's value: the share not above the control, the share above it, and each
+    probe's flag (1 or 0)."""
+    value = {CLEAR_KEY: 1.0 - result.share_above, SHARE_KEY: result.share_above}
     value |= {o.name: float(o.above) for o in result.outcomes}
     return value
 
@@ -49,18 +56,31 @@ def explanation(result: Contamination) -> str:
     """The probes' numbers as Markdown for ``inspect view``."""
     lines = [f"**{len(result.recalled)} of {len(result.outcomes)} probes above the control**"]
     for o in result.outcomes:
-        mark = "above the control" if o.above else "not above"
+        mark = (
+            "above the control"
+            if o.above
+            else ("control above the probe" if o.below else "not above")
+        )
         lines.append(f"- {o.name}: {mark}; {o.shown}")
     lines += [f"- {name}: not probed ({why})" for name, why in result.not_probed.items()]
     lines.append(f"\nControl: {result.control}")
+    if any(o.against == "knowledge" for o in result.outcomes):
+        lines.append(
+            "\nThe checklist's and the slots' control is the same question without the case's "
+            "title, source and passage: a hit above it can still be knowledge of the context "
+            "only the probe showed. One scenario above the control is not a finding; the "
+            "report's row test over all scenarios is."
+        )
     return "\n".join(lines)
 
 
 @metric
 def above_control() -> Metric:
-    """Per probe, the share of scenarios probed that are above the control; and the mean
-    share of each scenario's probes above it (``recalled``); a re-score's numbered keys read
-    as the first score's."""
+    """The mean share of each scenario's probes not above the control (``clear``, first:
+    higher = less recall), the mean share above it (``recalled``), and per probe the share
+    of scenarios probed that are above the control; a re-score's numbered keys read as the
+    first score's. Whether a model recalls the cases is the report's row test, not these
+    means."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values = [
@@ -92,6 +112,7 @@ def medsp_contamination_probe(
     ngram: int = 5,
     run_margin: int = 8,
     ngram_margin: float = 0.1,
+    content_margin: float = 0.25,
     item_share: float = 0.6,
     checklist_margin: float = 0.25,
     slot_margin: float = 0.5,
@@ -108,6 +129,7 @@ def medsp_contamination_probe(
         "ngram": ngram,
         "run_margin": run_margin,
         "ngram_margin": ngram_margin,
+        "content_margin": content_margin,
         "item_share": item_share,
         "checklist_margin": checklist_margin,
         "slot_margin": slot_margin,

@@ -42,6 +42,7 @@ ACCEPTED: dict[str, str] = {
     "ngram": "a whole number from 2 to 12",
     "run_margin": "a whole number of at least 1, and at most following_words",
     "ngram_margin": "a number from 0 to 1",
+    "content_margin": "a number from 0 to 1",
     "item_share": "a number above 0 and at most 1",
     "checklist_margin": "a number from 0 to 1",
     "slots": "a whole number from 1 to 10",
@@ -87,6 +88,15 @@ class ProbeSettings(BaseModel):
         description="Share of the true text's n-grams by which a continuation's overlap "
         "must exceed the control's (both must hold, with run_margin).",
     )
+    content_margin: Share = Field(
+        default=0.25,
+        description="Share of the passage's unshown content words by which a "
+        "continuation's content-word recall must exceed the control's: a continuation "
+        "above by this alone recalls the passage in its own words (a paraphrase), which "
+        "the verbatim run misses. A quarter of the passage's own words, past what the "
+        "control's topic vocabulary reaches, is more than general clinical prose shares "
+        "with a particular passage.",
+    )
     item_share: Annotated[float, BeforeValidator(not_bool), Field(gt=0, le=1)] = Field(
         default=0.6,
         description="Share of a checklist item's content words one line of the reply must "
@@ -95,18 +105,20 @@ class ProbeSettings(BaseModel):
     checklist_margin: Share = Field(
         default=0.25,
         description="Share of the checklist by which items recalled must exceed the "
-        "control's: clinical knowledge alone recalls some items of any case, so only a "
-        "clear excess over the control counts.",
+        "knowledge control's (the same question asked of the case's topic alone): what "
+        "topic knowledge recalls is counted out by the control, and only a clear excess "
+        "counts.",
     )
     slots: Annotated[Count, Field(ge=1, le=10)] = Field(
         default=3,
-        description="Values masked per scenario (numbers that occur once in the case).",
+        description="Values masked per scenario (measured values that occur once in "
+        "the case: a number with a unit or a measurement's name).",
     )
     slot_margin: Share = Field(
         default=0.5,
-        description="Share of slots by which exact guesses must exceed the control's: a "
-        "usual dose can be guessed from knowledge, so one lucky value of three does not "
-        "count.",
+        description="Share of slots by which exact guesses must exceed the knowledge "
+        "control's (the same value asked in its own clause, without the case's title, "
+        "source and passage): one lucky value of three does not count.",
     )
 
 

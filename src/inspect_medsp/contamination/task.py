@@ -38,10 +38,11 @@ from inspect_medsp.preflight import (
 TASK_METADATA = TASK_KEY
 """Task metadata key: the settings, the prompts' hash and the dataset probed."""
 
-VERSION = "1-A"
+VERSION = "2-A"
 
-HEADLINES = ("recalled", "continuation_patient", "checklist", "slot")
-"""The columns the probe's own samples grid shows first."""
+HEADLINES = ("clear", "recalled", "continuation_patient", "checklist", "slot")
+"""The columns the probe's own samples grid shows first: the share of probes not above the
+control (higher = less recall, the way round of benchmark scores) leads."""
 
 
 def prompt_sha256() -> str:
@@ -136,6 +137,7 @@ def medsp_contamination(
     ngram: int = 5,
     run_margin: int = 8,
     ngram_margin: float = 0.1,
+    content_margin: float = 0.25,
     item_share: float = 0.6,
     checklist_margin: float = 0.25,
     slots: int = 3,
@@ -163,6 +165,8 @@ def medsp_contamination(
         ngram: Word n-gram length of the continuation overlap.
         run_margin: Words by which a continuation's longest common run must beat the control.
         ngram_margin: Share of n-grams by which a continuation's overlap must beat the control.
+        content_margin: Share of a passage's unshown content words by which a continuation's
+            recall of them in any order must beat the control (recall in its own words).
         item_share: Share of an item's content words a reply line must hold to recall it.
         checklist_margin: Share of items by which checklist recall must beat the control.
         slots: Values masked per scenario.
@@ -188,6 +192,7 @@ def medsp_contamination(
         "ngram": ngram,
         "run_margin": run_margin,
         "ngram_margin": ngram_margin,
+        "content_margin": content_margin,
         "item_share": item_share,
         "checklist_margin": checklist_margin,
         "slots": slots,

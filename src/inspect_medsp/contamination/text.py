@@ -132,6 +132,21 @@ def ngram_overlap(reply: Sequence[str], truth: Sequence[str], n: int) -> float:
     return sum(g in held for g in wanted) / len(wanted)
 
 
+def content_recall(reply: Sequence[str], truth: Sequence[str], shown: Sequence[str]) -> float:
+    """The share of ``truth``'s distinct content words, less those the prompt ``shown``
+    already held, that ``reply`` holds anywhere, in any order (0 when none are left).
+
+    A continuation recalled in the model's own words keeps the passage's content words and
+    loses their order and run (a paraphrase); the words shown are left out, since echoing
+    them needs no memory."""
+    given = {w for w in shown if is_content(w)}
+    wanted = {w for w in truth if is_content(w)} - given
+    if not wanted:
+        return 0.0
+    said = {w for w in reply if is_content(w)}
+    return len(wanted & said) / len(wanted)
+
+
 def items_recalled(lines: Sequence[str], items: Sequence[str], share: float) -> list[bool]:
     """For each item, whether one line of the reply holds at least ``share`` of the item's
     content words."""

@@ -3,8 +3,11 @@
 
 ``seen-everything`` stands for a model trained on the cases: its memory is the bundled demo
 scenarios' texts and checklists, and it answers a probe from them (the words that follow an
-opening it finds there, the items of a case whose title it finds, the value at a masked place
-whose surrounding words it finds), and says it does not know anything else. ``seen-nothing``
+opening it finds there, the items of a case whose title the prompt cites, the value at a
+masked place whose surrounding words it finds in the case the prompt cites), and says it does
+not know anything else. It remembers a case as published, under its title in quotes: a
+question that only describes a case's topic (the probe's knowledge control) is one it does
+not know. ``seen-nothing``
 stands for a model that never saw them: it answers every probe with the same general clinical
 text, and guesses a masked number.
 """
@@ -106,7 +109,7 @@ def _fill(asked: str) -> str:
     before, _, after = asked.rpartition(MASK)
     left = [w for w, _, _ in _words(before)][-CONTEXT:]
     right = [w for w, _, _ in _words(after)][:CONTEXT]
-    for case in memory():
+    for case in _cited(asked):
         for text in case.texts:
             found = _words(text)
             folded = [w for w, _, _ in found]
@@ -152,12 +155,16 @@ def _run_end(tail: list[str], text: list[str]) -> tuple[int, int] | None:
     return best
 
 
+def _cited(asked: str) -> list[Remembered]:
+    """The remembered cases whose title the prompt cites, in quotes."""
+    folded = asked.casefold()
+    return [c for c in memory() if any(f'"{t.casefold()}"' in folded for t in c.titles)]
+
+
 def _checklist(asked: str) -> str | None:
-    """The checklist of the remembered case whose title the prompt names."""
-    folded = " ".join(w for w, _, _ in _words(asked))
-    for case in memory():
-        if any(" ".join(w for w, _, _ in _words(t)) in folded for t in case.titles):
-            return "\n".join(f"- {item}" for item in case.items)
+    """The checklist of the remembered case whose title the prompt cites."""
+    for case in _cited(asked):
+        return "\n".join(f"- {item}" for item in case.items)
     return None
 
 
