@@ -347,7 +347,9 @@ def variant_lead(record: SampleRecord) -> str:
     return "" if record.variant is None else f"[variant: {record.variant.name}] "
 
 
-def record_to_sample(record: SampleRecord, published: int | None = None) -> Sample:
+def record_to_sample(  # inspect-evals-lint: ignore[IETS004] -- tests/test_data.py, by its output
+    record: SampleRecord, published: int | None = None
+) -> Sample:
     """One Inspect sample: input is the clinician's own materials as plain text (a preview;
     the clinician is sent the packet from the record), metadata the full record (and the
     published size of its task, when known)."""
