@@ -103,7 +103,8 @@ class RunCoverage(BaseModel):
         if not self.graded:
             return (
                 f"{self.name}: not scored yet (run with --no-score); grade it with inspect "
-                f"score {shlex.quote(self.location)} --scorer inspect_medsp/medsp_rubric"
+                f"score {shlex.quote(self.location)} --scorer inspect_medsp/medsp_rubric "
+                "--action overwrite --overwrite"
             )
         head, *rest = self.parts()
         part = f" part {self.shard.part}" if self.shard is not None else ""

@@ -30,7 +30,8 @@ GENERATE_OPTIONS = (
 """The model's generation options a re-run repeats (each is ``--<option>`` on the command
 line and a single value)."""
 
-RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
+# --action and --overwrite: without them Inspect asks in the terminal (and aborts without one)
+RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric --action overwrite --overwrite"
 
 logger = logging.getLogger(__name__)
 

@@ -25,8 +25,9 @@ MEANING = (
     "Costs come from the price table named below. The shipped table is relative tiers by "
     "category (a tier of 4 is about twice a tier of 2), not a bill a hospital pays; bring "
     "your own prices with `inspect score LOG --scorer inspect_medsp/medsp_workup -S "
-    'prices=FILE --action append`. An order "not asked for by the rubric" is one no met '
-    "rubric item cites: the rubric did not ask for it, which is not the same as wrong."
+    "prices=FILE --action append --overwrite`. "
+    'An order "not asked for by the rubric" is one no met rubric item cites: the rubric did '
+    "not ask for it, which is not the same as wrong."
 )
 
 
