@@ -11,10 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-
-# pytest-inspect-evals needs Python 3.11+ (a dev dependency only there)
-pytest.importorskip("pytest_inspect_evals.metrics")
-
 from inspect_ai import eval, score
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Metric, Score, Value

@@ -44,7 +44,7 @@ def test_the_readme_opens_with_a_venv_the_no_key_demo_the_tests_then_a_real_mode
     steps = ["python3 -m venv", "inspect_medsp/medsp_demo", TEST_COMMAND, "--model openai/gpt-5.5"]
     where = [screen.find(step) for step in steps]
     assert -1 not in where and where == sorted(where), dict(zip(steps, where, strict=True))
-    assert "Python 3.10" in screen and "macro 0.706" in screen
+    assert "Python 3.11" in screen and "macro 0.706" in screen
     # .ci/run runs the README's test command as written
     assert TEST_COMMAND in (REPO / ".ci" / "run").read_text(encoding="utf-8")
 
