@@ -192,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print(table(arms))
     if args.json:
-        Path(args.json).write_text(json.dumps([asdict(a) for a in arms], indent=2))
+        out = json.dumps([asdict(a) for a in arms], indent=2)
+        Path(args.json).write_text(out, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -583,10 +583,10 @@ def test_the_draw_is_stratified_by_competency_mix_and_score(run: Run) -> None:
 
 
 def _edit(sheet: Path, change: Any) -> Path:
-    with sheet.open(newline="") as handle:
+    with sheet.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     rows = change(rows)
-    with sheet.open("w", newline="") as handle:
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)

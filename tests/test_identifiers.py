@@ -1,7 +1,7 @@
 """Identifiers caught before they leave: what ``medsp-cases check`` finds (recall per kind on
-a planted set, false alarms on the demo cases and the published rubrics, the figures the
-README gives), and a custom set with findings refused at load for a remote model unless the
-user acknowledges it, which the log records."""
+a planted set, false alarms on the demo cases and the published rubrics, the figures
+docs/identifier-recall.md gives), and a custom set with findings refused at load for a remote
+model unless the user acknowledges it, which the log records."""
 
 from __future__ import annotations
 
@@ -24,32 +24,33 @@ from inspect_medsp.cases.write import write_demo
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.record.read import read_log
 
-README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+# the measured figures, on a page of their own that the README's "Your own cases" links
+FIGURES = (Path(__file__).parents[1] / "docs" / "identifier-recall.md").read_text(encoding="utf-8")
 LEAK = "\n- **Next of kin:** daughter, Priya Raman, mobile 07700 900457.\n"
 
 
-def test_planted_identifiers_are_found_as_the_readme_says() -> None:
+def test_planted_identifiers_are_found_as_the_docs_say() -> None:
     recall = planted_recall()
     found, planted = recall.total
     assert planted >= 60
-    assert recall_table(recall) in README
+    assert recall_table(recall) in FIGURES
     assert found / planted >= 0.95, recall.missed
     for kind, n in recall.planted.items():
         assert recall.found[kind] / n >= 0.9, (kind, recall.missed)
     held_found, held_planted = planted_recall(held_out=True).total
-    assert f"{held_found} of the {held_planted} identifiers" in README
+    assert f"{held_found} of the {held_planted} identifiers" in FIGURES
 
 
 def test_the_demo_cases_declare_their_names_and_flag_nothing() -> None:
     alarms, lines = demo_alarms()
     assert alarms == [] and lines > 400
-    assert f"no finding in the {lines} lines of the demo cases" in README
+    assert f"no finding in the {lines} lines of the demo cases" in FIGURES
 
 
-def test_false_alarms_on_the_published_rubrics_are_what_the_readme_says(upstream: Path) -> None:
+def test_false_alarms_on_the_published_rubrics_are_what_the_docs_say(upstream: Path) -> None:
     found = published_findings(upstream)
     assert found.texts > 30_000
-    assert published_line(found) in " ".join(README.split())
+    assert published_line(found) in " ".join(FIGURES.split())
     # no pattern misfires on clinical numbers: what is found there is a name or a contact
     assert set(found.by_kind) <= {"name", "phone number", "e-mail address"}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,6 @@ from typing import Any
 import inspect_ai
 import inspect_ai._eval.score
 import pytest
-import tomllib
 
 from inspect_medsp.preflight import context
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,30 @@ from tests.support.tree import write_marked_scenario
 
 SCRIPTED = "medsp/scripted"
 ANAPHYLAXIS = "demo_anaphylaxis/scenario1"
+REPO = Path(__file__).resolve().parents[1]
+TEST_COMMAND = 'pip install -e ".[dev]" && pytest'
+
+
+def first_screen() -> str:
+    """The README's first 40 lines."""
+    return "\n".join((REPO / "README.md").read_text(encoding="utf-8").splitlines()[:40])
+
+
+def readme_demo_command() -> list[str]:
+    """The offline demo as the README's first screen gives it, after its install."""
+    demo = "inspect eval inspect_medsp/medsp_demo"
+    [line] = [x for x in first_screen().splitlines() if demo in x]
+    return shlex.split(line.split("&&", 1)[1])
+
+
+def test_the_readme_opens_with_a_venv_the_no_key_demo_the_tests_then_a_real_model() -> None:
+    screen = first_screen()
+    steps = ["python3 -m venv", "inspect_medsp/medsp_demo", TEST_COMMAND, "--model openai/gpt-5.5"]
+    where = [screen.find(step) for step in steps]
+    assert -1 not in where and where == sorted(where), dict(zip(steps, where, strict=True))
+    assert "Python 3.11" in screen and "macro 0.706" in screen
+    # .ci/run runs the README's test command as written
+    assert TEST_COMMAND in (REPO / ".ci" / "run").read_text(encoding="utf-8")
 
 
 def offline_env(home: Path) -> dict[str, str]:
@@ -57,24 +82,15 @@ def scripted_run(log_dir: str, **task_args: object) -> EvalLog:
 
 
 def test_readme_demo_line_scores_offline_from_a_fresh_home(tmp_path: Path) -> None:
-    """The README's one line, through the real ``inspect`` CLI with no network and a fresh
-    HOME: 3 scored samples, no error, a real mix of met and missed items."""
+    """The README's demo line, as written, through the real ``inspect`` CLI with no network
+    and a fresh HOME: 3 scored samples, no error, macro 0.706 as the README says, a real mix of
+    met and missed items."""
     logs = tmp_path / "logs"
     inspect = Path(sys.executable).parent / "inspect"
+    program, *args = readme_demo_command()
+    assert program == "inspect"
     proc = subprocess.run(
-        [
-            str(inspect),
-            "eval",
-            "inspect_medsp/medsp_demo",
-            "--model",
-            SCRIPTED,
-            "-T",
-            f"judge={SCRIPTED}",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-        ],
+        [str(inspect), *args, "--log-dir", str(logs), "--display", "plain"],
         cwd=tmp_path,
         env=offline_env(tmp_path / "home"),
         capture_output=True,
@@ -88,7 +104,7 @@ def test_readme_demo_line_scores_offline_from_a_fresh_home(tmp_path: Path) -> No
     assert log.samples is not None and len(log.samples) == 3
     assert log.results is not None
     metrics = log.results.scores[0].metrics
-    assert 0 < metrics["macro"].value < 1
+    assert f"{metrics['macro'].value:.3f}" == "0.706"
     assert 0 < metrics["micro"].value < 1
     for sample in log.samples:
         assert sample.error is None

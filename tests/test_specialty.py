@@ -211,7 +211,7 @@ def test_grouping_never_changes_what_the_clinician_sees(
 def test_bad_specialties_file_is_one_line_naming_the_ids(
     classified: Path, tmp_path: Path, fault: str
 ) -> None:
-    data = json.loads(classified.read_text())
+    data = json.loads(classified.read_text(encoding="utf-8"))
     if fault == "missing":
         del data["specialties"]["demo_bad_news/scenario1"]
         del data["specialties"]["demo_peds_asthma/scenario1"]
@@ -247,7 +247,7 @@ def test_unreadable_specialties_file_is_one_line(tmp_path: Path, body: str) -> N
 def test_bad_specialties_file_exits_non_zero_without_traceback(
     classified: Path, tmp_path: Path
 ) -> None:
-    data = json.loads(classified.read_text())
+    data = json.loads(classified.read_text(encoding="utf-8"))
     data["specialties"]["demo_anaphylaxis/scenario1"] = "Allergy"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
@@ -302,7 +302,7 @@ def test_file_from_another_data_revision_is_a_warning(
     from inspect_medsp.specialty import label_records
     from tests.conftest import DEMO
 
-    data = json.loads(classified.read_text())
+    data = json.loads(classified.read_text(encoding="utf-8"))
     data["data_revision"] = "aaaa111"
     other = tmp_path / "other.json"
     other.write_text(json.dumps(data))

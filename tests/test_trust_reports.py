@@ -146,7 +146,7 @@ def test_probes_command_on_an_unprobed_log_says_how(
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
         "medsp-report: no medsp_grader_probe scores in these logs: score them first with "
-        "inspect score LOG --scorer inspect_medsp/medsp_grader_probe"
+        "inspect score LOG --scorer inspect_medsp/medsp_grader_probe --action append --overwrite"
     ]
 
 

@@ -4,7 +4,7 @@ The public surface, kept stable:
 
 - this package: the tasks (``medsp1000``, ``medsp100``, ``medsp_demo``, ``medsp_custom``
   for your own cases, the factory ``medsp_task``, the specialty classifier
-  ``medsp_specialty``), the solvers
+  ``medsp_specialty``, the contamination probe ``medsp_contamination``), the solvers
   (``medsp_encounter``, ``medsp_tools_encounter``), the rubric scorer ``medsp_rubric``,
   ``Trajectory`` and ``MedSPDataError``;
 - what Inspect registers by name (``inspect_medsp/<task or scorer>``, the ``medsp/scripted``
@@ -19,6 +19,7 @@ The public surface, kept stable:
 Every other module is internal: it may move or change between versions.
 """
 
+from inspect_medsp.contamination import medsp_contamination
 from inspect_medsp.encounter import medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.record import Trajectory
@@ -31,6 +32,7 @@ __all__ = [
     "Trajectory",
     "medsp100",
     "medsp1000",
+    "medsp_contamination",
     "medsp_custom",
     "medsp_demo",
     "medsp_encounter",

@@ -1,3 +1,5 @@
+# inspect-evals-lint: ignore-file[IECQ001] -- the one module allowed to import Inspect's
+#   private names; each name carries its reason
 """Every name the package takes from Inspect's private modules (``inspect_ai._…``,
 ``inspect_ai.<public>._…``), each with the reason no public API serves.
 

@@ -139,4 +139,9 @@ def medsp_columns() -> list[Column]:
 MedspColumns: list[Column] = medsp_columns()
 """The MedSP columns, to add to Inspect's: ``columns=SampleSummary + MedspColumns``."""
 
-__all__ = ["MedspColumns", "medsp_columns", "unscored_reason"]
+__all__ = [
+    "MedspColumns",
+    "medsp_columns",
+    # the function's name (the samples_df column), not the superseded metadata key
+    "unscored_reason",  # inspect-evals-lint: ignore[IECQ003] -- a function's name, not a key
+]

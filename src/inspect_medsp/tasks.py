@@ -196,7 +196,7 @@ def judge_model(judge: str, context: RunContext) -> Model:
             package or key missing).
     """
     require_judge(judge, JUDGED_ROLES, context)
-    return get_model(judge)
+    return get_model(judge)  # inspect-evals-lint: ignore[IEBP001] -- made at load to check it
 
 
 def judged_roles(judge: str, context: RunContext) -> dict[str, Model]:

@@ -16,7 +16,10 @@ from inspect_medsp.measure import Capability, Column
 from inspect_medsp.preflight import RunContext
 from inspect_medsp.record import GRADER_ROLE, reduced_samples
 
-RE_AUDIT = "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit"
+# --action and --overwrite: without them Inspect asks in the terminal (and aborts without one)
+RE_AUDIT = (
+    "inspect score {log} --scorer inspect_medsp/medsp_simulation_audit --action append --overwrite"
+)
 
 
 def unaudited_line(log: EvalLog) -> str | None:

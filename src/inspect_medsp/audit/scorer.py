@@ -199,7 +199,11 @@ def medsp_simulation_audit(
         model = get_model(role=AUDITOR_ROLE, default=default_grader(judge, traj.role_models))
         about: dict[str, Any] = {"auditor": str(model), "turns": traj.turn_count, "end": traj.end}
         if not traj.turns:
-            return KIT.unscored("no_turns", "the encounter has no recorded turns to audit", about)
+            return KIT.unscored(
+                reason="no_turns",
+                why="the encounter has no recorded turns to audit",
+                metadata=about,
+            )
         try:
             with KIT.metered() as meter:
                 result = await KIT.grading(
@@ -213,7 +217,7 @@ def medsp_simulation_audit(
                 )
         except Exception as err:
             why = f"{type(err).__name__}: {err}"
-            return KIT.unscored("auditor_failed", why, about | meter.stored())
+            return KIT.unscored(reason="auditor_failed", why=why, metadata=about | meter.stored())
         about |= meter.stored()
         if result.context_exhausted or result.refused:
             what = (
@@ -224,13 +228,15 @@ def medsp_simulation_audit(
             )
             why = f"{what}: re-audit with another model (--model-role auditor=...)"
             extra = {"provider_message": result.provider_message[:2000]}
-            return KIT.unscored("auditor_failed", why, about | extra)
+            return KIT.unscored(reason="auditor_failed", why=why, metadata=about | extra)
         if result.degraded:
             why = (
                 f"the auditor's reply was not usable JSON after {result.retries} retries: "
                 + "; ".join(result.errors)
             )
-            return KIT.unscored("auditor_failed", why, about | {"raw": result.raw[:2000]})
+            return KIT.unscored(
+                reason="auditor_failed", why=why, metadata=about | {"raw": result.raw[:2000]}
+            )
         placed = [place(raw, traj) for raw in result.reply.findings]
         findings = [p for p in placed if isinstance(p, Finding)]
         audit = SimulationAudit(

@@ -262,7 +262,7 @@ async def draft_case(vignette: str, model: str, out: Path, source: str) -> Draft
         raise MedSPDataError(f"{source}: the vignette is empty; write the case's story in it")
     try:
         result = await generate_json(
-            get_model(model),
+            get_model(model),  # inspect-evals-lint: ignore[IEBP001] -- a command, not an eval
             draft_messages(vignette),
             AUTHOR,
             GenerateConfig(temperature=DRAFT_TEMPERATURE),

@@ -143,12 +143,14 @@ def medsp_contamination_probe(
         stored = state.store.get(STORE_KEY)
         if not stored:
             why = "the sample holds no probe replies (the eval did not ask them)"
-            return KIT.unscored("not_asked", why, {})
+            return KIT.unscored(reason="not_asked", why=why, metadata={})
         pairs = [ProbePair.model_validate(p) for p in stored["probes"]]
         missing: dict[str, str] = stored.get("not_probed", {})
         if not pairs:
             why = "; ".join(f"{k}: {v}" for k, v in missing.items())
-            return KIT.unscored("nothing_to_probe", why, {"not_probed": missing})
+            return KIT.unscored(
+                reason="nothing_to_probe", why=why, metadata={"not_probed": missing}
+            )
         result = measured(pairs, missing, settings, str(stored.get("control", SHUFFLED)))
         return Score(
             value=KIT.numbered(contamination_value(result), read.number),

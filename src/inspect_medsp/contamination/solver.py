@@ -36,7 +36,9 @@ def asked_messages(asked: Asked) -> list[ChatMessage]:
 
 
 @solver
-def ask_probes(settings: ProbeSettings, cache: bool = False) -> Solver:
+def ask_probes(  # inspect-evals-lint: ignore[IETS005] -- run by tests/test_contamination.py's tasks
+    settings: ProbeSettings, cache: bool = False
+) -> Solver:
     """Ask each probe and its control (at temperature 0, so a re-run asks the same) and keep
     the replies in the sample's store."""
 

@@ -1,3 +1,5 @@
+# inspect-evals-lint: ignore-file[IEFS002] -- each measurement's task lives in its own part;
+#   the package's __init__ exports it
 """``inspect_medsp/medsp_contamination``: has the model under test (``--model``) seen the
 benchmark's cases? Over the same scenario selection as the benchmark, a few short probes per
 scenario, each beside a control the model cannot have seen."""

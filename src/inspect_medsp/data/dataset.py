@@ -354,7 +354,7 @@ def variant_lead(record: SampleRecord, tagged: bool = False) -> str:
     return f"[{record.variant_name}] " if tagged or record.variant is not None else ""
 
 
-def record_to_sample(
+def record_to_sample(  # inspect-evals-lint: ignore[IETS004] -- tests/test_data.py, by its output
     record: SampleRecord, published: int | None = None, variants: bool = False
 ) -> Sample:
     """One Inspect sample: input is the clinician's own materials as plain text (a preview;

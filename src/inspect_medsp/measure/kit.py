@@ -126,7 +126,7 @@ class Kit:
                 f"sample {state.sample_id} holds no MedSP encounter (its metadata has no "
                 f"valid {METADATA_KEY!r} record): {self.name} scores the logs of MedSP tasks"
             )
-            return self.unscored("not_medsp", why, {})
+            return self.unscored(reason="not_medsp", why=why, metadata={})
         # a copy: a Trajectory made on a store writes its fields' defaults into it, so reading
         # an older log's encounter in place would change the sample's store
         return Encounter(

@@ -35,7 +35,7 @@ def model_unavailable(name: str) -> str | None:
         name: A model name, ``provider/model``.
     """
     try:
-        get_model(name)
+        get_model(name)  # inspect-evals-lint: ignore[IEBP001] -- the load's credential check
     except Exception as err:
         reason = plain_line(getattr(err, "message", None) or err) or type(err).__name__
         variables = list(dict.fromkeys(_VARIABLE.findall(reason)))

@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     if not report.encounters:
         print(
             "medsp-report: no medsp_grader_probe scores in these logs: score them first with "
-            "inspect score LOG --scorer inspect_medsp/medsp_grader_probe",
+            "inspect score LOG --scorer inspect_medsp/medsp_grader_probe --action append "
+            "--overwrite",
             file=sys.stderr,
         )
         return 1

@@ -201,7 +201,7 @@ def medsp_grader_probe(
         about: dict[str, Any] = {"grader": grader, "end": traj.end, "turns": traj.turn_count}
         if not traj.complete:
             why = f"the encounter did not finish ({traj.end}); its record is never graded"
-            return KIT.unscored("encounter_incomplete", why, about)
+            return KIT.unscored(reason="encounter_incomplete", why=why, metadata=about)
         with KIT.metered() as meter:
             try:
                 before, *_ = await KIT.grading(
@@ -212,7 +212,9 @@ def medsp_grader_probe(
                 )
             except Exception as err:
                 why = f"baseline grading: {err}"
-                return KIT.unscored("grader_failed", why, about | meter.stored())
+                return KIT.unscored(
+                    reason="grader_failed", why=why, metadata=about | meter.stored()
+                )
             result = GraderProbes(grader=grader)
 
             async def regrade(probe: Probe) -> ProbeResult:
@@ -240,7 +242,9 @@ def medsp_grader_probe(
         value, figures = KIT.headlined(probe_value(result), PROBE_HEADLINES, encounter.number)
         if all(p.failed for p in result.probes):
             why = "; ".join(f"{p.probe}: {p.failed}" for p in result.probes)
-            return KIT.unscored("grader_failed", why, about | result.model_dump(mode="json"))
+            return KIT.unscored(
+                reason="grader_failed", why=why, metadata=about | result.model_dump(mode="json")
+            )
         return Score(
             value=value,
             answer=_answer(result),

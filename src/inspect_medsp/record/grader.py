@@ -32,7 +32,9 @@ def grader_model(judge: str, recorded: Mapping[str, str] | None = None) -> Model
         judge: The task's judge (``-T judge``), the last fallback.
         recorded: The role models the sample's encounter recorded (``Trajectory.role_models``).
     """
-    return get_model(role=GRADER_ROLE, default=default_grader(judge, recorded))
+    return get_model(  # inspect-evals-lint: ignore[IEBP001] -- called per sample
+        role=GRADER_ROLE, default=default_grader(judge, recorded)
+    )
 
 
 def graders_named(sample_graders: Iterable[str | None], bound: str | None, judge: str) -> list[str]:

@@ -20,7 +20,7 @@ import argparse
 import posixpath
 import sys
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from inspect_ai.log import (
@@ -110,7 +110,7 @@ def merged_log(parts: ShardSet) -> EvalLog:
     ids = [s.id for s in samples if s.epoch == 1]
     spec = merged.eval
     spec.eval_id = uuid.uuid4().hex
-    spec.created = datetime.now(timezone.utc).isoformat()
+    spec.created = datetime.now(UTC).isoformat()
     spec.dataset.samples = len(ids)
     spec.dataset.sample_ids = ids
     spec.task_args = {k: v for k, v in spec.task_args.items() if k != "shard"}

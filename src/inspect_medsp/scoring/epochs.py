@@ -5,8 +5,8 @@ right macro and micro and a stability figure. A score whose value holds its head
 keeps every figure in its metadata's ``figures`` (``record.score.FIGURES``): this reducer
 takes the mean of those (Inspect's own reducers keep the first epoch's metadata), and the
 reduced value is the headline of the reduced figures. Another reducer (``--epochs-reducer
-mean``) still gives the right headline and macro; micro, the competencies and the counts are
-then the first epoch's.
+mean``) reduces the headline value alone: the figures, which the metrics read, are then the
+first epoch's (``tests/test_metrics_epochs.py``).
 """
 
 from __future__ import annotations

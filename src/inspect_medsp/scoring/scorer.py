@@ -365,4 +365,4 @@ def provider_figures(traj: Trajectory) -> dict[str, int]:
 def unscored(reason: str, why: str, metadata: ScoreMetadata) -> Score:
     """Inspect's unscored score for a sample, with ``why`` shown and kept in the metadata."""
     noted = metadata.adding(unscored=reason, unscored_why=why)
-    return KIT.unscored(reason, why, noted.stored())
+    return KIT.unscored(reason=reason, why=why, metadata=noted.stored())

@@ -1,3 +1,5 @@
+# inspect-evals-lint: ignore-file[IEFS002] -- each measurement's task lives in its own part;
+#   the package's __init__ exports it
 """``inspect_medsp/medsp_specialty``: label each scenario with one of the paper's specialties.
 
 The model under test (``--model``) reads only the scenario's examinee packet (what the
@@ -93,7 +95,9 @@ def specialty_samples(root: Path, scenarios: list[str] | None) -> list[Sample]:
 
 
 @solver
-def classify_specialty(cache: bool = False) -> Solver:
+def classify_specialty(  # inspect-evals-lint: ignore[IETS005] -- tests/test_specialty.py's runs
+    cache: bool = False,
+) -> Solver:
     """Ask the model for a label; re-ask twice on an unusable reply, then record it as such."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

@@ -135,7 +135,7 @@ def best_of_n_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
     fixed_config = GenerateConfig(temperature=settings.fixed_temperature)
 
     def build(state: TaskState) -> ClinicianPolicy:
-        model = get_model()
+        model = get_model()  # inspect-evals-lint: ignore[IEBP001] -- build() runs in solve()
         start_record(state, settings)
 
         def draft_job(history: list[ChatMessage]) -> Callable[[], Awaitable[Draft]]:

@@ -307,7 +307,8 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
     """
 
     def build(state: TaskState) -> ClinicianPolicy:
-        panel = Panel(get_model(), settings)
+        model = get_model()  # inspect-evals-lint: ignore[IEBP001] -- build() runs in solve()
+        panel = Panel(model, settings)
         start_record(state, settings)
 
         async def form_panel(history: list[ChatMessage]) -> None:

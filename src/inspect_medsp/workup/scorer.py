@@ -216,7 +216,9 @@ def medsp_workup(
             return encounter
         traj = encounter.trajectory
         if not traj.turns:
-            return KIT.unscored("no_turns", "the encounter has no recorded turns", {})
+            return KIT.unscored(
+                reason="no_turns", why="the encounter has no recorded turns", metadata={}
+            )
         actions = traj.action_log
         decided: list[tuple[str, str]] = [decide(a.interpreted_action, a.raw) for a in actions]
         usage: dict[str, Any] = {}

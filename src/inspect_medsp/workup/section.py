@@ -25,7 +25,7 @@ MEANING = (
     "Costs come from the price table named below. The shipped table is relative tiers by "
     "category (a tier of 4 is about twice a tier of 2), not a bill a hospital pays; bring "
     "your own prices with `inspect score LOG --scorer inspect_medsp/medsp_workup -S "
-    "prices=FILE --action append`. An order the category table cannot place is "
+    "prices=FILE --action append --overwrite`. An order the category table cannot place is "
     "uncategorised and unpriced, so a cost with uncategorised orders is a lower bound. An "
     'order "not asked for by the rubric" is one linked to no met rubric item, by the words '
     "of the order and the item (and the grader's quote when it gives one; see "
