@@ -230,12 +230,13 @@ def test_ctrl_c_during_grading_keeps_the_encounter_ungraded_with_its_command(
     assert traj.complete and traj.turn_count == 1
     score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
     assert score.metadata and score.metadata["unscored"] == "grading_stopped"
-    assert "--scorer inspect_medsp/medsp_rubric --action overwrite" in str(score.explanation)
+    # the log holds other scores (the work-up): the grading is appended, never overwriting them
+    assert "--scorer inspect_medsp/medsp_rubric --action append" in str(score.explanation)
     shown = capsys.readouterr().out
     assert "Ctrl-C: the encounter is over and is being graded." in shown
     assert "Not graded: you stopped the grading." in shown
     command = (
-        f"inspect score {log.location} --scorer inspect_medsp/medsp_rubric --action overwrite "
+        f"inspect score {log.location} --scorer inspect_medsp/medsp_rubric --action append "
         "--overwrite"
     )
     assert f"asks nothing):\n{command}\n" in shown  # alone on its line, never wrapped

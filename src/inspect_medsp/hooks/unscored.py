@@ -84,7 +84,7 @@ def unscored_line(log: EvalLog, rerun_below: bool = False) -> str | None:
             're-grade the ..."'
         )
     elif regrade or partly:
-        parts.append("re-grade: " + regrade_command(location))
+        parts.append("re-grade: " + regrade_command(location, scored=True))
     if rerun and rerun_below:
         parts.append(
             're-run them with the command printed alone on the line after "MedSP: re-run the ..."'
@@ -135,7 +135,7 @@ def regrade_lines(log: EvalLog) -> list[str]:
     return [
         f"MedSP: re-grade the {n} encounter{'' if n == 1 else 's'} not graded "
         f"({', '.join(ids)}) with:",
-        regrade_command(log.location or "LOG"),
+        regrade_command(log.location or "LOG", scored=True),
     ]
 
 

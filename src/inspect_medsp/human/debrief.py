@@ -92,7 +92,7 @@ def show_ending(state: TaskState, feedback: bool) -> None:
         ungraded = score is not None and ScoreMetadata.read(score.metadata).unscored
         if traj.complete and ungraded == GRADING_STOPPED:
             console.print("")
-            command = regrade_command(log_location() or "LOG")
+            command = regrade_command(log_location() or "LOG", scored=True)
             grade = render("debrief_ungraded", package=PACKAGE, command=command)
             console.print(escape(grade), soft_wrap=True, highlight=False)
         # a stopped encounter's ending already says it is not scored

@@ -32,15 +32,24 @@ LEGACY_SCHEMA = 1
 SCORER = "medsp_rubric"
 
 
-def regrade_command(log: str) -> str:
+def regrade_command(log: str, scored: bool = False) -> str:
     """The one command that grades (again) a log's encounters with the rubric scorer and
     writes the grades into the log itself, asking nothing (it runs unattended: Inspect's
     ``inspect score`` otherwise asks whether to overwrite or append, and without a terminal
-    stops with ``Aborted!``); ``log`` is quoted for a POSIX shell."""
+    stops with ``Aborted!``); ``log`` is quoted for a POSIX shell.
+
+    A log not scored yet (``--no-score``) is graded with ``--action overwrite``. A log that
+    already holds scores (``scored``) is graded with ``--action append``: Inspect's overwrite
+    would drop every other score of the log (the work-up, an audit, the probes), while an
+    appended grading is stored as ``medsp_rubric1`` beside the first and read as the newest.
+    """
+    action = "append" if scored else "overwrite"
     return (
         f"inspect score {shlex.quote(log)} --scorer inspect_medsp/{SCORER} "
-        "--action overwrite --overwrite"
+        f"--action {action} --overwrite"
     )
+
+
 """The name of the MedSP score in ``sample.scores`` and the log's results."""
 
 DECIMALS = 3

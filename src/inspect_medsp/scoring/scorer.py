@@ -35,6 +35,7 @@ from inspect_medsp.record import (
     cited,
     encounter_lines,
     grader_model,
+    regrade_command,
     render_checklist,
     render_record,
     stoppable_grading,
@@ -298,8 +299,7 @@ def medsp_rubric(
                 return unscored(
                     GRADING_STOPPED,
                     "the person stopped the grading (Ctrl-C); the encounter is kept whole: grade "
-                    "it with inspect score LOG --scorer inspect_medsp/medsp_rubric --action "
-                    "overwrite --overwrite",
+                    f"it with {regrade_command('LOG', scored=True)}",
                     about.adding(**meter.stored()),
                 )
         except GraderError as err:
