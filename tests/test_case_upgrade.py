@@ -99,3 +99,24 @@ def test_a_heading_no_form_names_is_still_refused(tmp_path: Path) -> None:
     stages.write_text(text.replace("## 1 treatment_and_response", "## 1"), encoding="utf-8")
     said = [p.line() for p in check_set(case.parent).problems]
     assert any('"## 1" is not a stage heading' in line for line in said), said
+
+
+def test_packets_with_windows_line_endings_reach_the_model_without_cr(tmp_path: Path) -> None:
+    cases = _last_months_set(tmp_path)  # the second case's environment is \r\n throughout
+    for path in (cases / "second").rglob("*"):
+        if path.is_file():
+            path.write_bytes(path.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    assert check_set(cases).problems == []
+    records, _ = load_custom(cases)
+    [second] = [r for r in records if r.id.startswith("second/")]
+    packets = second.scenario.packets
+    for text in (
+        packets.examinee,
+        packets.sp_actor,
+        packets.environment_controller,
+        packets.evaluator,
+    ):
+        assert text and "\r" not in text
+    assert "\n## State 1 of 3 - initial_assessment (09:05, arrival)\n" in (
+        packets.environment_controller
+    )
