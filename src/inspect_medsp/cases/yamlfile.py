@@ -80,7 +80,7 @@ def compose(text: str) -> tuple[Node | None, list[Fault]]:
         line = mark.line + 1 if mark is not None else 1
         lines = text.splitlines()
         source = lines[line - 1] if 0 < line <= len(lines) else ""
-        if "\t" in source or "\t" in text and "tab" in str(err).lower():
+        if "\t" in source or ("\t" in text and "tab" in str(err).lower()):
             at = line if "\t" in source else next(
                 (n for n, text_line in enumerate(lines, 1) if "\t" in text_line), line
             )
