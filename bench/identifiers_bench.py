@@ -12,7 +12,14 @@ what it flags in text with no real person in it (the demo cases, the published r
   and staff, so most name findings there are names; those the same file also writes after
   Mr, Mrs, Ms, Miss or Dr are counted apart as confirmed names.
 
-    python -m bench.identifiers_bench [--upstream DIR]
+- **Held out** (``--held-out DIR``): a folder of cases in the case format written blind by
+  someone who never saw the check, and its ``labels.yaml``: each identifier's file, exact
+  text and kind, and look-alikes that must not be flagged. Each case is read as ``check``
+  reads it (its declared names, its own vocabulary). Recall is by the labels' kinds; a
+  false alarm is a finding that covers no labelled identifier, counted per 1,000 words of
+  the cases' text; a look-alike flagged is counted apart.
+
+    python -m bench.identifiers_bench [--upstream DIR] [--held-out DIR]
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import argparse
 import json
 import os
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,9 +52,21 @@ class Recall:
     extra: list[str] = field(default_factory=list)
     """Findings in the planted lines that cover no planted identifier."""
 
+    words: int = 0
+    """Words of the text read (for false alarms per 1,000 words)."""
+    lookalikes: int = 0
+    lookalikes_flagged: list[str] = field(default_factory=list)
+    unplaced: list[str] = field(default_factory=list)
+    """Labels whose text is not in the file they name (counted apart, never as found)."""
+
     @property
     def total(self) -> tuple[int, int]:
         return sum(self.found.values()), sum(self.planted.values())
+
+    @property
+    def alarms_per_1000_words(self) -> float:
+        """Findings that cover no labelled identifier, per 1,000 words of text."""
+        return 1000 * len(self.extra) / self.words if self.words else 0.0
 
 
 def planted_recall(path: Path = PLANTED, held_out: bool = False) -> Recall:
@@ -63,6 +82,7 @@ def planted_recall(path: Path = PLANTED, held_out: bool = False) -> Recall:
     recall = Recall()
     for entry in entries:
         line = str(entry["line"])
+        recall.words += len(line.split())
         findings = find(line, words=words)
         spans: list[tuple[int, int]] = []
         for kind, value in entry["planted"]:
@@ -80,6 +100,152 @@ def planted_recall(path: Path = PLANTED, held_out: bool = False) -> Recall:
             if not any(f.start < end and start < f.end for start, end in spans)
         ]
     return recall
+
+
+def _label_entries(data: object) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """The identifiers and the look-alikes of a ``labels.yaml``: a mapping with a list of
+    identifiers (``identifiers``, ``labels`` or ``planted``) and a list of look-alikes
+    (``lookalikes``, ``look_alikes``, ``negatives``, ``traps``, ``not_identifiers``), or one
+    list whose look-alikes say ``lookalike: true`` or have no kind."""
+
+    def entries(value: object) -> list[dict[str, str]]:
+        if not isinstance(value, list):
+            return []
+        return [{str(k): str(v) for k, v in e.items()} for e in value if isinstance(e, dict)]
+
+    if isinstance(data, list):
+        rows = entries(data)
+        negative = {"true", "yes", "1"}
+        traps = [
+            r for r in rows
+            if r.get("lookalike", r.get("look_alike", "")).lower() in negative or "kind" not in r
+        ]
+        return [r for r in rows if r not in traps], traps
+    if not isinstance(data, dict):
+        return [], []
+    found = next(
+        (entries(data[k]) for k in ("identifiers", "labels", "planted", "pii", "phi")
+         if k in data), [],
+    )
+    traps = next(
+        (entries(data[k]) for k in ("lookalikes", "look_alikes", "look-alikes", "negatives",
+                                    "traps", "not_identifiers", "non_identifiers", "decoys")
+         if k in data), [],
+    )
+    return found, traps
+
+
+def _file_of(root: Path, name: str, texts: dict[Path, str]) -> Path | None:
+    """The case file a label names (relative to the held-out folder or ending with it)."""
+    direct = (root / name).resolve()
+    if direct in texts:
+        return direct
+    ends = [p for p in texts if p.as_posix().endswith("/" + name.lstrip("./"))]
+    return ends[0] if len(ends) == 1 else None
+
+
+def held_out_recall(root: Path) -> Recall:
+    """Recall by the labels' kinds, false alarms per 1,000 words and look-alikes flagged on a
+    held-out set of cases (``root``, with ``labels.yaml``), each case read as ``check`` reads
+    it."""
+    from inspect_medsp.cases.check import case_folders
+    from inspect_medsp.cases.content import declared_names
+    from inspect_medsp.cases.identify import declared_tokens
+    from inspect_medsp.cases.layout import CASE_FILE
+    from inspect_medsp.cases.read import is_case, read_case
+
+    labels_path = root / "labels.yaml"
+    identifiers, traps = _label_entries(
+        yaml.safe_load(labels_path.read_text(encoding="utf-8"))
+    )
+    texts: dict[Path, str] = {}
+    found_in: dict[Path, list[list[tuple[int, int]]]] = {}
+    recall = Recall()
+    for sub in case_folders(root):
+        if not is_case(sub):
+            continue
+        case = read_case(sub)
+        declared = declared_tokens(declared_names(case))
+        words = vocabulary("\n".join(case.texts.values()))
+        for path, text in case.texts.items():
+            key = path.resolve()
+            texts[key] = text
+            spans: list[list[tuple[int, int]]] = []
+            for line in text.splitlines():
+                skip = path.name == CASE_FILE and line.lstrip().startswith(("names:", "#"))
+                recall.words += len(line.split())
+                spans.append(
+                    [] if skip else [(f.start, f.end) for f in find(line, declared, words)]
+                )
+            found_in[key] = spans
+
+    covered: dict[Path, set[tuple[int, int, int]]] = defaultdict(set)
+
+    def hits(path: Path, value: str) -> tuple[bool, bool]:
+        """Whether ``value`` is in ``path`` and whether a finding covers part of it."""
+        placed = False
+        for number, line in enumerate(texts[path].splitlines()):
+            at = line.find(value)
+            while at >= 0:
+                placed = True
+                end = at + len(value)
+                spans = [s for s in found_in[path][number] if s[0] < end and at < s[1]]
+                if spans:
+                    covered[path].update((number, a, b) for a, b in spans)
+                    return True, True
+                at = line.find(value, at + 1)
+        return placed, False
+
+    for label in identifiers:
+        kind, value = label.get("kind", "?"), label.get("text", "")
+        path = _file_of(root, label.get("file", ""), texts)
+        recall.planted[kind] += 1
+        placed, hit = hits(path, value) if path is not None and value else (False, False)
+        if hit:
+            recall.found[kind] += 1
+        else:
+            recall.missed.append(f"{kind}: {value} ({label.get('file', '?')})")
+            if not placed:
+                recall.unplaced.append(f"{kind}: {value} ({label.get('file', '?')})")
+    for trap in traps:
+        value = trap.get("text", "")
+        path = _file_of(root, trap.get("file", ""), texts)
+        recall.lookalikes += 1
+        if path is not None and value and hits(path, value)[1]:
+            recall.lookalikes_flagged.append(f"{value} ({trap.get('file', '?')})")
+    for path, per_line in found_in.items():
+        for number, spans in enumerate(per_line):
+            line = texts[path].splitlines()[number]
+            recall.extra += [
+                f"{path.name}:{number + 1}: {line[a:b]}"
+                for a, b in spans
+                if (number, a, b) not in covered[path]
+            ]
+    return recall
+
+
+def held_out_table(recall: Recall, tuning: Recall) -> str:
+    """Recall by kind on the held-out set beside the tuning set's, and both false alarms."""
+    rows = [
+        "| kind | tuning: planted | found | recall | held out: labelled | found | recall |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def cells(r: Recall, kind: str) -> str:
+        n = r.planted[kind]
+        return f"{n} | {r.found[kind]} | {r.found[kind] / n:.0%}" if n else "- | - | -"
+
+    kinds = list(LOOKS_FOR) + sorted(k for k in recall.planted if k not in LOOKS_FOR)
+    for kind in kinds:
+        if tuning.planted[kind] or recall.planted[kind]:
+            rows.append(f"| {kind} | {cells(tuning, kind)} | {cells(recall, kind)} |")
+    (tf, tp), (hf, hp) = tuning.total, recall.total
+    rows.append(f"| all | {tp} | {tf} | {tf / tp:.0%} | {hp} | {hf} | {hf / hp:.0%} |")
+    rows.append(
+        f"| false alarms per 1,000 words | {tuning.alarms_per_1000_words:.1f} | | | "
+        f"{recall.alarms_per_1000_words:.1f} | | |"
+    )
+    return "\n".join(rows)
 
 
 def demo_alarms() -> tuple[list[str], int]:
@@ -172,6 +338,9 @@ def published_line(found: Published) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--upstream", default=os.environ.get("MEDSP_TEST_UPSTREAM"))
+    parser.add_argument(
+        "--held-out", metavar="DIR", help="a held-out set of cases with its labels.yaml"
+    )
     args = parser.parse_args()
     recall = planted_recall()
     print(recall_table(recall))
@@ -185,8 +354,27 @@ def main() -> None:
     print(f"demo cases: {len(alarms)} findings in {lines} lines")
     for alarm in alarms:
         print(f"  {alarm}")
+    print(
+        f"tuning set: {len(recall.extra)} findings cover no planted identifier in "
+        f"{recall.words} words ({recall.alarms_per_1000_words:.1f} per 1,000 words)"
+    )
     if args.upstream:
         print(f"published rubrics: {published_line(published_findings(Path(args.upstream)))}")
+    if args.held_out:
+        held = held_out_recall(Path(args.held_out))
+        print(held_out_table(held, recall))
+        found, planted = held.total
+        print(
+            f"held-out set: {found} of {planted} found; {len(held.extra)} false alarms in "
+            f"{held.words} words; look-alikes flagged: {len(held.lookalikes_flagged)} of "
+            f"{held.lookalikes}; labels not found in their file: {len(held.unplaced)}"
+        )
+        for missed in held.missed:
+            print(f"held-out missed: {missed}")
+        for extra in held.extra:
+            print(f"held-out false alarm: {extra}")
+        for flagged in held.lookalikes_flagged:
+            print(f"held-out look-alike flagged: {flagged}")
 
 
 if __name__ == "__main__":

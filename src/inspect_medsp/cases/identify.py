@@ -132,7 +132,17 @@ RELATION = re.compile(
     r"grandfather|aunt|uncle|niece|nephew|cousin|colleague|boss|consultant|registrar|"
     r"nurse|midwife|paramedic|GP|doctor|physician|surgeon|resident|intern|pharmacist|"
     r"student|chaplain|interpreter|teacher|patient|HCA|porter|clerk|receptionist|"
-    r"physiotherapist|therapist|dietitian|technician|radiographer|sonographer)"
+    r"physiotherapist|therapist|dietitian|technician|radiographer|sonographer|"
+    r"social worker|case worker|key worker|support worker|care worker|health visitor|"
+    r"care coordinator|advocate|solicitor|lawyer|priest|vicar|minister|rabbi|imam|landlord|"
+    r"landlady|flatmate|housemate|roommate|employer|manager|supervisor|coach|tutor|lecturer|"
+    r"classmate|godmother|godfather|stepmother|stepfather|stepson|stepdaughter|"
+    r"(?:mother|father|son|daughter|brother|sister)-in-law|twin|girlfriend|boyfriend|spouse|"
+    r"ex-wife|ex-husband|guardian|foster (?:mother|father|carer|parent)|babysitter|nanny|"
+    r"childminder|housekeeper|cleaner|registrar|SHO|FY1|FY2|houseman|matron|sister|"
+    r"consultant physician|anaesthetist|anesthetist|psychiatrist|psychologist|optometrist|"
+    r"dentist|podiatrist|counsellor|counselor|midwife|doula|key contact|contact|NOK|"
+    r"next of kin|emergency contact|referrer|attending|charge nurse|ward manager)"
     rf",?\s+{_TWO}"
 )
 EPONYM_AFTER = re.compile(

@@ -213,6 +213,11 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             r"\bin\s+(?:his|her|their)\s+(?:late\s+|early\s+|mid-?\s*)?(?:nineties|90s|hundreds)\b|"
             r"\b(?:nonagenarian|centenarian|supercentenarian)s?\b|"
             r"\b(?:9\d|1[0-2]\d)(?:st|nd|rd|th)\s+birthday\b|"
+            r"\b(?:she|he|they|who|patient|and)\s+(?:is|was|'s|\u2019s)\s+(?:now\s+)?"
+            r"(?:9\d|1[0-2]\d)\b(?!\s*(?:%|mg|ml|kg|mmol|/|bpm|mmHg|beats|breaths|per|min|sec|"
+            r"°|kilos?|pounds?|lbs?|cm|kg|percent|years? ago))|"
+            r"\b(?:is\s+now|turned|turns|celebrated\s+(?:her|his|their))\s+"
+            r"(?:9\d|1[0-2]\d)\b(?!\s*(?:%|mg|ml|kg|mmol|/|bpm|mmHg|beats|breaths|per|min|°))|"
             rf"(?<=[{LOWER}]),\s+(?:9\d|1[0-2]\d)\b(?=\s*[,;)]|\s+(?:was|is|has|lives|"
             r"presents|attends|comes|who|with)\b)",
             re.I,
@@ -245,7 +250,9 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             r"billing|invoice|certificate|registration|tax|TFN|IRD|Krankenversicherten|"
             r"Versicherten|Versicherungs|KVNR|sécurité sociale|sécu|NIR|carte vitale|AMELI|"
             r"ECHI|EHIC|DVA|veteran'?s?|pension|concession|benefits?|Gold Card|employee|staff|"
-            r"student|badge|National Health Index|Individual Healthcare Identifier)\s*"
+            r"student|badge|National Health Index|Individual Healthcare Identifier|PESEL|BSN|"
+            r"personnummer|CPR|AHV|SVNR|codice fiscale|NIF|NIE|DNI|CURP|RFC|Aadhaar|"
+            r"Steuer-?ID|Sozialversicherungs(?:nummer)?|numéro de sécurité sociale)\s*"
             rf"(?:{_NUMBER_WORD})?\s*{_VALUE_AFTER}|"
             rf"\b(?:SSN|SIN|passport|IBAN|TFN|MBI|OHIP|NIR|KVNR|PPSN)\s*{_VALUE_AFTER}",
             re.I,
@@ -302,8 +309,8 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
     (
         "phone number",
         _c(
-            r"\b(?:pager|bleep|beeper|ext|extension|x)\b\.?\s*(?:no\.?|number)?\s*[:#]?\s*"
-            r"(?:is\s+)?\d{3,6}\b|\bx\d{3,6}\b",
+            r"\b(?:pager|bleep|beeper|ext|extension|(?-i:x))\b\.?\s*(?:no\.?|number)?\s*[:#]?\s*"
+            r"(?:is\s+)?\d{3,6}\b|\b(?-i:x)\d{3,6}\b",
             re.I,
         ),
     ),
@@ -316,6 +323,12 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             r"\b(?:Apt|Apartment|Flat|Unit|Suite|Ste|Appartement|Wohnung|Whg\.?)\.?\s*#?"
             r"\s*\d+[A-Z]?\b|\bP\.?\s?O\.?\s+Box\s+\d+|\bPostfach\s+\d+|"
             rf"\b(?:{_DE_STREET})\s+\d{{1,4}}\s?[a-z]?\b|"
+            rf"\b{_CAP}(?:[\s-]{_CAP})?\s+(?:Allee|Straße|Strasse|Str\.|Weg|Platz|Ring|Damm|Ufer|"
+            r"Gasse|Chaussee|Landstraße|Steig)\s+\d{1,4}\s?[a-z]?\b|"
+            rf"(?:(?<=\bon\s)|(?<=\bat\s)|(?<=\boff\s)|(?<=\bnear\s)|(?<=,\s)|(?<=\bin\s))"
+            rf"(?!(?:The|A|An|This|That|Main|High|Silk|Abbey|Memory|Yellow|Brick)\s){_CAP}"
+            r"(?:\s[A-Z][a-z]+)?\s(?:Street|Road|Avenue|Lane|Drive|Crescent|Terrace|Boulevard|"
+            r"Parade|Esplanade|Grove|Gardens|Mews)\b|"
             rf"\b\d{{1,4}}(?:\s?(?:bis|ter))?,?\s+{_FR_STREET}|"
             r"\b(?:Rural Route|Rural Delivery)\s*\d+\b|"
             r"\b(?:Lot|Lots)\s+\d+\b(?=[^.]*\b(?:Road|Rd|Street|St|Highway|Hwy|Lane)\b)",
