@@ -39,7 +39,13 @@ from inspect_medsp.cases.namelists import (
     listed_names,
     not_names,
 )
-from inspect_medsp.cases.shapes import FACILITY_GENERIC, PATTERNS, IdentifierKind, phone_numbers
+from inspect_medsp.cases.shapes import (
+    FACILITY_GENERIC,
+    PATTERNS,
+    REGIONS,
+    IdentifierKind,
+    phone_numbers,
+)
 
 __all__ = ["PATTERNS", "IdentifierKind"]
 
@@ -71,6 +77,10 @@ LOOKS_FOR: dict[IdentifierKind, str] = {
     "vehicle plate": "a registration or number plate (labelled, or in the UK, French or "
     "German shape)",
     "device serial number": "a serial, S/N, IMEI, UDI, lot or device ID number",
+    "username": "a social-media handle (@name) or a username, login or handle with its value",
+    "town": "a town, suburb or village after 'lives in', 'moved to', 'grew up in', 'born "
+    "in', 'village of' ... (a country, a state or a province is not one: HIPAA Safe Harbor "
+    "keeps states)",
 }
 """What each kind of identifier is looked for as, in words (``medsp-cases check --help``)."""
 
@@ -94,6 +104,8 @@ FIXES: dict[IdentifierKind, str] = {
     "practice', 'a care home')",
     "vehicle plate": "remove it",
     "device serial number": "remove it; name the device only ('a dual-chamber pacemaker')",
+    "username": "remove it",
+    "town": "name the region or the kind of place instead ('a market town', 'a suburb')",
 }
 """How to fix each kind."""
 
@@ -120,7 +132,7 @@ NAME_WORD = re.compile(_NAME)
 _TWO = rf"((?:{_NAME})(?:\s+{_NAME}){{0,3}})"
 HONORIFIC = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Mister|Fr|Rev|Revd|Pastor|Rabbi|Imam|Dame|"
-    rf"Sir|Herr|Frau|Mme|Mlle|Mevr|Dhr|Sra|Srta|Sig|Sgr|Dott|Dra)\.?\s+{_TWO}"
+    rf"Sir|Herr|Frau|Mme|Mlle|Mevr|Dhr|Sra|Srta|Sig|Sgr|Dott|Dra)\.?\s+(?:[A-Z]\.\s?){{0,3}}{_TWO}"
 )
 LABELLED = re.compile(
     r"\b(?:[Nn]amed|[Cc]alled|[Kk]nown as|[Gg]oes by|[Nn]ame(?:\s+is|:)|[Ss]urname:?|"
@@ -308,6 +320,25 @@ def _listed_names(line: str, words: frozenset[str]) -> list[Finding]:
     return found
 
 
+_NOT_A_PLACE = re.compile(
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|The|A|An|His|Her|"
+    r"Their|Our|My|Spring|Summer|Autumn|Winter|Fear|Hope|Hospital|Care|Residential)"
+)
+
+
+def _region(text: str) -> bool:
+    """Whether a place found after 'lives in' is a country, a state or a province (kept by
+    HIPAA Safe Harbor), or a word that is not a place ("lives in Fear", "born in March")."""
+    first = text.split()[0] if text.split() else text
+    return (
+        text in REGIONS
+        or first in REGIONS
+        or bool(_NOT_A_PLACE.fullmatch(first))
+        or (first in common_words() and first not in not_names())
+    )
+
+
 def _generic_facility(text: str, declared: frozenset[str]) -> bool:
     """Whether a facility's words only say what kind of place it is ("the District General
     Hospital", "Stroke Unit") or are names the case declares it invents, naming none."""
@@ -352,6 +383,7 @@ def find(
             if kind == "facility" and _generic_facility(match.group(0), declared):
                 continue
             claim(Finding(kind, match.group(0), match.start(), match.end()))
+    taken[:] = [t for t in taken if t.kind != "town" or not _region(t.text)]
     for start, end in phone_numbers(line):
         claim(Finding("phone number", line[start:end], start, end))
     for finding in [*_in_context(line, words), *_listed_names(line, words)]:

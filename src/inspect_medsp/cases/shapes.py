@@ -32,6 +32,8 @@ IdentifierKind = Literal[
     "facility",
     "vehicle plate",
     "device serial number",
+    "username",
+    "town",
 ]
 
 _MONTH = (
@@ -120,6 +122,13 @@ FACILITY_GENERIC = frozenset(
     .splitlines()
     for word in line.split("#")[0].split()
 )
+REGIONS = frozenset(
+    line.split("#")[0].strip()
+    for line in files("inspect_medsp.cases").joinpath("regions.txt").read_text(encoding="utf-8")
+    .splitlines()
+    if line.split("#")[0].strip()
+)
+"""Countries, states and provinces: places HIPAA Safe Harbor keeps (``regions.txt``)."""
 """Words that say what kind of place a facility is, not which: a run of only these before
 ``Hospital``, ``Clinic``, ``Ward`` names no facility ("the District General Hospital")."""
 
@@ -135,7 +144,9 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             r"\b(?:https?://|ftp://|www\.)[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]|"
             r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|gov|io|info|"
             r"co\.uk|org\.uk|nhs\.uk|ac\.uk|gov\.uk|ie|com\.au|org\.au|gov\.au|co\.nz|org\.nz|"
-            r"govt\.nz|de|fr|ca)/[^\s<>\"')\]]*[^\s<>\"')\].,;:!?]",
+            r"govt\.nz|de|fr|ca)/[^\s<>\"')\]]*[^\s<>\"')\].,;:!?]|"
+            r"(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|biz|me|"
+            r"co\.uk|org\.uk|me\.uk|com\.au|net\.au|co\.nz|ie)\b(?![@\w-])",
             re.I,
         ),
     ),
@@ -226,7 +237,7 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
     (
         "record number",
         _c(
-            r"\b(?:(?:MRN|UMRN|URN|UR|NHS|CHI|HCN|NHI|IHI|EHR|EMR|HRN|PAS|H&C|K-?Nr|"
+            r"\b(?:(?:M\.R\.N\.?|MRN|UMRN|URN|UR|NHS|CHI|HCN|NHI|IHI|EHR|EMR|HRN|PAS|H&C|K-?Nr|"
             r"Fallnummer|Patienten-?(?:nummer|ID)|IPP|NIP)\b\.?\s*(?:number|no\.?|num\.?|nr\.?|"
             r"#|ID)?|(?:medical record|med(?:ical)? rec|record|hospital|hosp|chart|unit|"
             r"unit record|case|patient|pt|health(?: service)?|clinic|admission|encounter|"
@@ -319,7 +330,8 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
         _c(
             rf"\b(?:\d{{1,4}}[A-Za-z]?\s*/\s*)?\d{{1,5}}[A-Za-z]?(?:-\d{{1,5}})?,?\s+"
             rf"(?:{_CAP}\s+){{1,3}}(?:{_STREET})\b\.?(?:\s+(?:North|South|East|West|N|S|E|W|NE|NW|"
-            r"SE|SW))?\b|"
+            r"SE|SW))?\b"
+            rf"(?:,\s*(?!(?:{_AU_STATE}|{_US_STATE})\b){_CAP}(?:[\s-]{_CAP}){{0,2}}\b(?!\s*\d)){{0,2}}|"
             r"\b(?:Apt|Apartment|Flat|Unit|Suite|Ste|Appartement|Wohnung|Whg\.?)\.?\s*#?"
             r"\s*\d+[A-Z]?\b|\bP\.?\s?O\.?\s+Box\s+\d+|\bPostfach\s+\d+|"
             rf"\b(?:{_DE_STREET})\s+\d{{1,4}}\s?[a-z]?\b|"
@@ -347,6 +359,27 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             rf"(?:(?<=,\s)|(?<=^)|(?<=\s))(?:D-|F-|DE-|FR-)?\d{{5}}\s+{_NOT_A_TOWN}"
             rf"(?-i:[A-ZÄÖÜÉÈ][a-zäöüßéèêàç]+)(?:[\s-](?:am|an der|sur|en|le|la|de|"
             r"[A-ZÄÖÜÉ][a-zäöüßéèêàç]+)){0,3}\b(?!\s*(?:mg|ml|kg|units|IU))",
+        ),
+    ),
+    (
+        "username",
+        _c(
+            r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{1,28}[A-Za-z0-9_])\b|"
+            r"\b(?:user\s?name|username|login|handle|gamertag|screen name|Skype|Instagram|"
+            r"Twitter|TikTok|Snapchat|Facebook|Discord)\s*(?:name|ID|handle)?\s*(?:is\s+|:\s*)"
+            r"@?(?=[\w.]*[\d_.])[A-Za-z0-9_.]{3,30}\b",
+            re.I,
+        ),
+    ),
+    (
+        "town",
+        _c(
+            r"(?:(?<=\blives in\s)|(?<=\blived in\s)|(?<=\bliving in\s)|(?<=\bmoved to\s)|"
+            r"(?<=\bmoved from\s)|(?<=\bgrew up in\s)|(?<=\bresident of\s)|"
+            r"(?<=\bresiding in\s)|(?<=\bborn in\s)|(?<=\bvillage of\s)|(?<=\btown of\s)|"
+            r"(?<=\bcity of\s)|(?<=\bsuburb of\s)|(?<=\bfarm near\s)|(?<=\bnear the town of\s)|"
+            r"(?<=\bhome in\s)|(?<=\bflat in\s)|(?<=\bhouse in\s)|(?<=\bfarm in\s))"
+            rf"{_CAP}(?:[\s-](?:(?:upon|on|under|in|le|la|de|sur|am|an der)[\s-])?{_CAP}){{0,2}}"
         ),
     ),
     (
