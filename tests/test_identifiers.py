@@ -32,30 +32,34 @@ HELD_OUT = Path(__file__).parent / "fixtures" / "heldout" / "identifiers"
 LEAK = "\n- **Next of kin:** daughter, Priya Raman, mobile 07700 900457.\n"
 
 
-def test_planted_identifiers_are_found_as_the_readme_says() -> None:
+def test_planted_identifiers_are_found_as_the_doc_says() -> None:
     recall = planted_recall()
     found, planted = recall.total
-    assert planted >= 60
-    assert recall_table(recall) in README
+    assert planted >= 150
+    assert recall_table(recall) in DOC
+    assert "docs/identifiers.md" in README
     assert found / planted >= 0.95, recall.missed
     for kind, n in recall.planted.items():
         assert recall.found[kind] / n >= 0.9, (kind, recall.missed)
-    held_found, held_planted = planted_recall(held_out=True).total
-    assert f"{held_found} of the {held_planted} identifiers" in README
+    # the look-alike lines of the tuning set: what the doc says is flagged there
+    assert f"{len(recall.extra)} findings cover no planted identifier in {recall.words}" in (
+        " ".join(DOC.split())
+    )
 
 
 def test_the_demo_cases_declare_their_names_and_flag_nothing() -> None:
     alarms, lines = demo_alarms()
     assert alarms == [] and lines > 400
-    assert f"no finding in the {lines} lines of the demo cases" in README
+    assert f"no finding in the {lines} lines of the demo cases" in DOC
 
 
 def test_false_alarms_on_the_published_rubrics_are_what_the_readme_says(upstream: Path) -> None:
     found = published_findings(upstream)
     assert found.texts > 30_000
-    assert published_line(found) in " ".join(README.split())
-    # no pattern misfires on clinical numbers: what is found there is a name or a contact
-    assert set(found.by_kind) <= {"name", "phone number", "e-mail address"}
+    assert published_line(found) in " ".join(DOC.split())
+    # no pattern misfires on clinical numbers: what is found there is a name, a contact, a
+    # web address or the one 95-year-old a rubric describes
+    assert set(found.by_kind) <= {"name", "phone number", "e-mail address", "url", "age over 89"}
 
 
 @pytest.mark.parametrize(
