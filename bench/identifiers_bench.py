@@ -167,40 +167,42 @@ def held_out_recall(root: Path) -> Recall:
         case = read_case(sub)
         declared = declared_tokens(declared_names(case))
         words = vocabulary("\n".join(case.texts.values()))
-        for path, text in case.texts.items():
-            key = path.resolve()
+        for file_path, text in case.texts.items():
+            key = file_path.resolve()
             texts[key] = text
-            spans: list[list[tuple[int, int]]] = []
+            per_line: list[list[tuple[int, int]]] = []
             for line in text.splitlines():
-                skip = path.name == CASE_FILE and line.lstrip().startswith(("names:", "#"))
+                skip = file_path.name == CASE_FILE and line.lstrip().startswith(("names:", "#"))
                 recall.words += len(line.split())
-                spans.append(
+                per_line.append(
                     [] if skip else [(f.start, f.end) for f in find(line, declared, words)]
                 )
-            found_in[key] = spans
+            found_in[key] = per_line
 
     covered: dict[Path, set[tuple[int, int, int]]] = defaultdict(set)
 
-    def hits(path: Path, value: str) -> tuple[bool, bool]:
-        """Whether ``value`` is in ``path`` and whether a finding covers part of it."""
+    def hits(path: Path, value: str, label: bool = True) -> tuple[bool, bool]:
+        """Whether ``value`` is in ``path`` and whether a finding covers part of it (a
+        finding covering a labelled identifier is no false alarm; one on a look-alike is)."""
         placed = False
         for number, line in enumerate(texts[path].splitlines()):
             at = line.find(value)
             while at >= 0:
                 placed = True
                 end = at + len(value)
-                spans = [s for s in found_in[path][number] if s[0] < end and at < s[1]]
-                if spans:
-                    covered[path].update((number, a, b) for a, b in spans)
+                over = [s for s in found_in[path][number] if s[0] < end and at < s[1]]
+                if over:
+                    if label:
+                        covered[path].update((number, a, b) for a, b in over)
                     return True, True
                 at = line.find(value, at + 1)
         return placed, False
 
     for label in identifiers:
         kind, value = label.get("kind", "?"), label.get("text", "")
-        path = _file_of(root, label.get("file", ""), texts)
+        where = _file_of(root, label.get("file", ""), texts)
         recall.planted[kind] += 1
-        placed, hit = hits(path, value) if path is not None and value else (False, False)
+        placed, hit = hits(where, value) if where is not None and value else (False, False)
         if hit:
             recall.found[kind] += 1
         else:
@@ -209,16 +211,16 @@ def held_out_recall(root: Path) -> Recall:
                 recall.unplaced.append(f"{kind}: {value} ({label.get('file', '?')})")
     for trap in traps:
         value = trap.get("text", "")
-        path = _file_of(root, trap.get("file", ""), texts)
+        where = _file_of(root, trap.get("file", ""), texts)
         recall.lookalikes += 1
-        if path is not None and value and hits(path, value)[1]:
+        if where is not None and value and hits(where, value, label=False)[1]:
             recall.lookalikes_flagged.append(f"{value} ({trap.get('file', '?')})")
-    for path, per_line in found_in.items():
-        for number, spans in enumerate(per_line):
+    for path, lines in found_in.items():
+        for number, line_spans in enumerate(lines):
             line = texts[path].splitlines()[number]
             recall.extra += [
                 f"{path.name}:{number + 1}: {line[a:b]}"
-                for a, b in spans
+                for a, b in line_spans
                 if (number, a, b) not in covered[path]
             ]
     return recall

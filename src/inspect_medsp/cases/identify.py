@@ -215,7 +215,12 @@ ACTS = re.compile(
     r"\s+(?:said|says|told|tells|asked|asks|reports|reported|rang|phoned|called|visited|"
     r"visits|came|comes|arrived|arrives|lives|lived|works|worked|was\s+(?:seen|reviewed|"
     r"admitted|brought|found|told)|is\s+(?:her|his|their|the\s+patient's)|has\s+been|"
-    r"wants|wanted|agreed|declined|refused|thinks|thought|feels|felt|explained|mentioned)\b"
+    r"wants|wanted|agreed|declined|refused|thinks|thought|feels|felt|explained|mentioned|"
+    r"drives|drove|brought|brings|takes|took|helps|helped|cares|stays|stayed|found|noticed|"
+    r"texted|emailed|wrote|writes|knows|knew|died|married|returned|went|goes|attends|"
+    r"attended|manages|managed|answered|answers|translated|translates|signed|consented|"
+    r"collected|collects|rings|phones|calls|and\s+(?:her|his|their)\b|(?:is|was)\s+(?:a|an)\s+"
+    r"(?:\d|retired|widow|nurse|teacher|student|friend|neighbou?r))\b"
 )
 """What a person does after their name opens a sentence: "Tariq said", "Okafor was seen"."""
 PLACE_BEFORE = re.compile(

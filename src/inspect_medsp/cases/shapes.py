@@ -202,8 +202,8 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
         "date",
         _c(
             rf"\b(?:(?:{_FIXED_DAYS}|{_MOVING_DAYS})(?:\s+of)?,?\s+{_YEAR}|"
-            rf"(?:(?:early|mid|late|end of|beginning of|start of)[\s-]+)?{_MONTH_CAP}\.?,?\s+"
-            rf"(?:of\s+)?{_YEAR}|"
+            rf"(?:(?:early|mid|late|end of|beginning of|start of)[\s-]+)?{_MONTH_CAP}\.?,?[\s/-]+"
+            rf"(?:of\s+)?{_YEAR}|{_YEAR}-(?:0[1-9]|1[0-2])(?![-\d])|"
             rf"\d{{1,2}}\.\s?(?:Januar|Februar|März|April|Mai|Juni|Juli|August|September|"
             rf"Oktober|November|Dezember)\s+{_YEAR}|"
             r"\d{1,2}(?:er)?\s+(?:janvier|février|mars|avril|mai|juin|juillet|août|septembre|"
@@ -215,7 +215,7 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
         _c(
             r"\b(?:aged?|âge|alter)\s*[:=]?\s*(?:9\d|1[0-2]\d)\b(?!\s*(?:%|mg|ml|kg|mmol|/))|"
             r"\b(?:9\d|1[0-2]\d)[\s-]*(?:years?|yrs?|yr)[\s-]*(?:old|of age)\b|"
-            r"\b(?:9\d|1[0-2]\d)[\s-]?(?:y/?o|y\.o\.|yo|yrs?|Jahre(?: alt)?|ans)\b|"
+            r"\b(?:9\d|1[0-2]\d)[\s-]?(?:y/?o|y\.o\.?|yo|yrs?|Jahre(?: alt)?|ans)(?!\w)|"
             r"\b(?:9\d|1[0-2]\d)\s*(?-i:[MF])\b(?=[\s,.;)]|$)|"
             r"\b(?:ninety|one hundred)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?"
             r"[\s-]*(?:years?|yrs?)[\s-]*(?:old|of age)|"
@@ -313,7 +313,7 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             r"\+\d{1,3}[\s.\-]?\(?\d{1,4}\)?(?:[\s.\-]?\d{2,4}){2,4}\b|"
             r"\(\d{2,5}\)\s?\d{3,4}[\s.\-]?\d{3,4}\b|\b\d{3}[.\-\s]\d{3}[.\-\s]\d{4}\b|"
             r"\b0\d{4}\s?\d{6}\b|\b0\d{2,3}\s\d{3,4}\s\d{3,4}\b|\b04\d{2}\s?\d{3}\s?\d{3}\b|"
-            r"\b0[1-9](?:[\s.]\d{2}){4}\b|\b1[38]00\s?\d{3}\s?\d{3}\b|\b13\s?\d{2}\s?\d{2}\b(?=\D*$))",
+            r"\b0[1-9](?:[\s.]\d{2}){4}\b|\b07\d{3}\s?\d{3}\s?\d{3}\b|\b1[38]00\s?\d{3}\s?\d{3}\b|\b13\s?\d{2}\s?\d{2}\b(?=\D*$))",
             re.I,
         ),
     ),
@@ -329,7 +329,8 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
         "street address",
         _c(
             rf"\b(?:\d{{1,4}}[A-Za-z]?\s*/\s*)?\d{{1,5}}[A-Za-z]?(?:-\d{{1,5}})?,?\s+"
-            rf"(?:{_CAP}\s+){{1,3}}(?:{_STREET})\b\.?(?:\s+(?:North|South|East|West|N|S|E|W|NE|NW|"
+            r"(?:(?:N|S|E|W|NE|NW|SE|SW)\.?\s+)?"
+            rf"(?:(?:{_CAP}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,3}}(?:{_STREET})\b\.?(?:\s+(?:North|South|East|West|N|S|E|W|NE|NW|"
             r"SE|SW))?\b"
             rf"(?:,\s*(?!(?:{_AU_STATE}|{_US_STATE})\b){_CAP}(?:[\s-]{_CAP}){{0,2}}\b(?!\s*\d)){{0,2}}|"
             r"\b(?:Apt|Apartment|Flat|Unit|Suite|Ste|Appartement|Wohnung|Whg\.?)\.?\s*#?"
