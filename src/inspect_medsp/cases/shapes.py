@@ -145,7 +145,7 @@ PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
             r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|gov|io|info|"
             r"co\.uk|org\.uk|nhs\.uk|ac\.uk|gov\.uk|ie|com\.au|org\.au|gov\.au|co\.nz|org\.nz|"
             r"govt\.nz|de|fr|ca)/[^\s<>\"')\]]*[^\s<>\"')\].,;:!?]|"
-            r"(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|biz|me|"
+            r"(?<![@\w.\-\])}>])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|info|biz|me|"
             r"co\.uk|org\.uk|me\.uk|com\.au|net\.au|co\.nz|ie)\b(?![@\w-])",
             re.I,
         ),
