@@ -9,7 +9,9 @@ README's "Human baselines" for the run in tmux)."""
 
 from __future__ import annotations
 
+import importlib
 import io
+import re
 import signal
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ import anyio
 import pytest
 import rich
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -33,6 +35,7 @@ from rich.console import Console
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.errors import MedSPParameterError
+from inspect_medsp.human.debrief import typed_when_stopped
 from inspect_medsp.human.form import Stopped, ask_turn, ctrl_c_at_the_prompt, read_line
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.stop import PersonStop
@@ -41,6 +44,28 @@ from inspect_medsp.scripted.recognise import Call, demo_records
 from inspect_medsp.scripted.replies import grade
 from inspect_medsp.scripted.scripts import load_scripts
 from tests.support.scripts import Script, environment, patient
+from tests.test_data import (
+    ALL_IDS,
+    ID_A,
+    ID_C,
+    _role_files,
+    _rubric,
+    _write_rubric,
+    _write_scenario,
+    _write_subset,
+)
+
+
+def hub_tree(root: Path) -> tuple[Path, Path]:
+    """Three scenarios of the published form (none of them a demo's) and their rubrics,
+    the subset holding two."""
+    data, upstream = root / "data", root / "upstream"
+    for k, sid in enumerate(ALL_IDS):
+        _write_scenario(data, sid, _role_files(sid))
+        _write_rubric(upstream, sid, _rubric(sid, n_pc=k + 1))
+    _write_subset(upstream, [ID_C, ID_A])
+    return data, upstream
+
 
 HUMAN = "medsp/human/tester"
 SCRIPTED = "medsp/scripted"
@@ -133,7 +158,9 @@ def test_ctrl_c_while_the_models_answer_asks_and_y_stops_that_encounter_only(
         f"{HUMAN} stopped the encounter at turn 1 (Ctrl-C while the models answered it; "
         "0 turns completed)"
     )
-    assert PersonStop.of(Store(log.samples[0].store)) == PersonStop(
+    stop = PersonStop.of(Store(log.samples[0].store))
+    assert stop is not None and stop.seconds is not None and stop.seconds >= 0
+    assert stop.model_copy(update={"seconds": None}) == PersonStop(
         turn=1, during="models", how="Ctrl-C", speak="Hello.", actions=["check vital signs"],
         sent=True,
     )  # fmt: skip
@@ -207,10 +234,52 @@ def test_ctrl_c_during_grading_keeps_the_encounter_ungraded_with_its_command(
     shown = capsys.readouterr().out
     assert "Ctrl-C: the encounter is over and is being graded." in shown
     assert "Not graded: you stopped the grading." in shown
-    assert (
-        f"grade it with: inspect score {log.location} --scorer inspect_medsp/medsp_rubric" in shown
+    command = (
+        f"inspect score {log.location} --scorer inspect_medsp/medsp_rubric --action overwrite "
+        "--overwrite"
     )
+    assert f"asks nothing):\n{command}\n" in shown  # alone on its line, never wrapped
     assert "Your checklist" not in shown
+    # the stop is recorded as a stop during the encounter is
+    stop = PersonStop.of(Store(log.samples[0].store))  # type: ignore[index]
+    assert stop is not None and (stop.during, stop.how, stop.turn) == ("grading", "Ctrl-C", 1)
+
+
+def test_help_shows_the_instructions_again_and_the_stopped_turn_is_timed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """/help repeats the clinician's instructions (the page they were on has scrolled away)
+    before how to answer; the turn stopped in is on the person's time line."""
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n" + "/help\n/stop\n" + "\n")
+    stays = Script([environment(0, "initial_assessment")])
+    run(tmp_path, roles(Script([patient("Doctor?")]), stays, Script([GRADED])))
+    shown = capsys.readouterr().out
+    assert shown.count("You are the physician in a simulated clinical encounter") == 2
+    assert shown.index("You are the physician", shown.index("turn 2")) < shown.rindex(
+        "Each turn answers three questions"
+    )
+    assert re.search(r"Your time: \d:\d\d in all \(turn 1 \d:\d\d, turn 2 \(stopped\) \d:\d\d\)",
+                     " ".join(shown.split()))  # fmt: skip
+
+
+def test_ctrl_c_at_the_end_of_a_case_is_said_not_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at "Press Enter to go on": the screen says the case is over and kept, and
+    asks again; Enter then goes on."""
+    debrief = importlib.import_module("inspect_medsp.human.debrief")  # not the function
+
+    answers = iter([KeyboardInterrupt, ""])
+
+    def read(console: Console, prompt: str, prefill: str = "") -> str:
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return str(answer)
+
+    monkeypatch.setattr(debrief, "read_line", read)
+    out = io.StringIO()
+    debrief.go_on(Console(file=out, width=200))
+    assert "Ctrl-C: this case is over and kept in the log" in out.getvalue()
+    assert next(answers, None) is None  # asked again, and Enter went on
 
 
 # --------------------------------------------------------------------------- at the questions
@@ -294,8 +363,12 @@ def test_a_stop_at_a_question_keeps_what_was_typed(
             {"score": False, "task_args": {"feedback": True}},
             ("feedback=true is not accepted with --no-score",),
         ),
+        (
+            {"task_args": {"variants": "baseline,anxious"}},
+            ("variants=baseline,anxious is not accepted with --model medsp/human/x",),
+        ),
     ],
-    ids=["epochs", "time-limit", "feedback-no-score"],
+    ids=["epochs", "time-limit", "feedback-no-score", "variants"],
 )
 def test_a_persons_misuse_is_refused_at_load_in_one_line(
     tmp_path: Path, options: dict[str, Any], needles: tuple[str, ...]
@@ -311,6 +384,139 @@ def test_a_persons_misuse_is_refused_at_load_in_one_line(
     for needle in needles:
         assert needle in message
     assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+def test_a_judge_that_cannot_play_the_cases_is_refused_before_the_first_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """medsp/scripted as the judge of cases it has no script for (here the 100-case task on
+    a local tree): one line at load naming the cases and the scenarios it can play; no
+    question is asked and no log is written (it used to fail after the person's first turn,
+    with a traceback)."""
+    data, upstream = hub_tree(tmp_path)
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n")
+    with pytest.raises(MedSPParameterError) as error:
+        inspect_eval(
+            "inspect_medsp/medsp100", model="medsp/human/cand03",
+            task_args={"judge": SCRIPTED, "data_dir": str(data), "upstream_dir": str(upstream)},
+            max_samples=1, score=False, log_dir=str(tmp_path / "logs"), display="plain",
+        )  # fmt: skip
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.startswith("medsp/scripted cannot play 2 cases of MedSP-Q100 (")
+    assert "demo_anaphylaxis/scenario1, demo_bad_news/scenario1, demo_peds_asthma" in message
+    assert "Say (Enter: nothing)" not in capsys.readouterr().out
+    assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+def test_a_models_error_in_a_persons_case_ends_that_encounter_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The patient's model fails after the person's first turn: that encounter ends, unscored
+    (never a zero), the person reads one line saying what failed, the next case is played,
+    and the traceback is in the log's transcript, not on the screen."""
+
+    def down(*args: object) -> ModelOutput:
+        raise RuntimeError("the patient's provider is down")
+
+    failing = get_model("mockllm/model", custom_outputs=down, memoize=False)
+    type_in(monkeypatch, OPEN + "Hello.\n\nn\n" + "\n" + OPEN + "/stop\n" + "\n")
+    log = run(tmp_path, roles(failing, Script([ENDS]), Script([GRADED])), TWO_CASES)
+
+    assert log.samples is not None and len(log.samples) == 2  # the next case was played
+    first = trajectory(log)
+    assert first.end == "error" and first.end_reason == (
+        "RuntimeError during turn 1 (0 turns completed): the patient's provider is down"
+    )
+    assert log.samples[0].error is None
+    score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
+    assert score.metadata and score.metadata["unscored"] == "encounter_incomplete"
+    shown = capsys.readouterr().out
+    assert "The encounter ended on an error of the models, not of yours: RuntimeError" in shown
+    assert "Traceback" not in shown and "the patient's provider is down\")" not in shown
+    sample = resolve_sample_attachments(log.samples[0])
+    infos = [e for e in sample.events if e.event == "info"]
+    assert any("Traceback (most recent call last)" in str(e.data) for e in infos)
+
+
+def test_a_models_error_in_a_models_case_is_still_a_sample_error(tmp_path: Path) -> None:
+    def down(*args: object) -> ModelOutput:
+        raise RuntimeError("the patient's provider is down")
+
+    failing = get_model("mockllm/model", custom_outputs=down, memoize=False)
+    clinician = Script([{"speak": "Hello.", "actions": [], "eos": False}]).model()
+    [log] = inspect_eval(
+        medsp_demo(scenarios=ANAPHYLAXIS, judge="mockllm/model"), model=clinician,
+        model_roles=roles(failing, Script([ENDS]), Script([GRADED])),
+        log_dir=str(tmp_path), display="none",
+    )  # fmt: skip
+    assert log.status == "error" and log.error is not None
+    assert "provider is down" in log.error.message
+
+
+def test_the_case_title_is_shown_only_when_asked_for_practice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A clinician model is never told the case's title: the line under the header is the
+    stage as the model reads it, and the title comes only with -M title=true."""
+    for title, shown in ((False, False), (True, True)):
+        type_in(monkeypatch, OPEN + "/stop\n" + "\n")
+        inspect_eval(
+            medsp_demo(scenarios=ANAPHYLAXIS, judge=SCRIPTED), model=HUMAN,
+            model_args={"title": title}, log_dir=str(tmp_path), display="plain",
+        )  # fmt: skip
+        screen = capsys.readouterr().out
+        assert "Current stage: initial_assessment" in screen
+        assert ("Anaphylaxis after a wasp sting · Current stage" in screen) is shown
+        assert "stage 1:" not in screen
+
+
+def test_a_line_typed_when_the_stop_is_confirmed_is_kept_as_typed_not_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C while a line is typed and not entered: the line comes back with the stop
+    (kept in the log as typed, not sent), next to what the turn had entered."""
+    from inspect_medsp.human import form
+
+    answers = iter(["Hello.", KeyboardInterrupt, "y"])
+
+    def read(console: Console, prompt: str, prefill: str = "") -> str:
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            form._Keys.typed = "give adrenal"  # what readline held when Ctrl-C came
+            raise KeyboardInterrupt
+        return str(answer)
+
+    monkeypatch.setattr(form, "read_line", read)
+    stopped = ask_turn(Console(file=io.StringIO()), lambda: "")
+    assert stopped == Stopped("Ctrl-C", "Hello.", (), "give adrenal")
+    shown = typed_when_stopped(PersonStop(turn=2, during="question", how="Ctrl-C",
+                                          speak="Hello.", unsent="give adrenal"))  # fmt: skip
+    assert "Typed, not sent (you had not pressed Enter; kept in the log): give adrenal" in shown
+
+
+def test_a_line_typed_when_the_stop_is_declined_is_asked_again_with_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C, then Enter (go on): the same question comes back with the line typed on it,
+    and what is entered then is the answer."""
+    from inspect_medsp.human import form
+
+    prefills: list[str] = []
+    answers = iter([KeyboardInterrupt, "", "half typed, then more", "", "n"])
+
+    def read(console: Console, prompt: str, prefill: str = "") -> str:
+        prefills.append(prefill)
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            form._Keys.typed = "half typed"
+            raise KeyboardInterrupt
+        return str(answer)
+
+    monkeypatch.setattr(form, "read_line", read)
+    reply = ask_turn(Console(file=io.StringIO()), lambda: "")
+    assert reply == ClinicianReply(speak="half typed, then more", actions=[], eos=False)
+    assert prefills[:3] == ["", "", "half typed"]  # the Say question again, with the line
 
 
 # --------------------------------------------------------------------------- offline feedback
@@ -390,6 +596,7 @@ def test_a_practice_encounter_with_an_extra_action_first_reads_every_action_as_i
     score = log.samples[0].scores["medsp_rubric"]  # type: ignore[index]
     assert score.answer == "12/17 items"  # as the scripted clinician scores
     shown = capsys.readouterr().out
-    assert "Anaphylaxis after a wasp sting · stage 1: initial_assessment" in shown
+    assert "Current stage: initial_assessment" in shown
+    assert "Anaphylaxis after a wasp sting" not in shown  # the title only with -M title=true
     assert "the environment read it as" not in shown
     assert "Your time: " in shown and "(turn 1 0:" in shown

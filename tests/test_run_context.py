@@ -4,11 +4,13 @@ load-time check receives it."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import read_eval_log
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.preflight import context, models
@@ -108,13 +110,33 @@ def test_a_run_without_scoring_says_it_is_not_scored_yet(tmp_path: Path) -> None
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     [log] = list((tmp_path / "logs").glob("*.eval"))
+    assert "MedSP-demo: not scored yet (run with --no-score)" in output
+    # the one command that grades it, alone on its line and unattended
     assert (
-        f"MedSP-demo: not scored yet (run with --no-score); grade it with inspect score {log} "
-        "--scorer inspect_medsp/medsp_rubric"
+        "MedSP: grade the run (not scored: --no-score) with:\n"
+        f"inspect score {log} --scorer inspect_medsp/medsp_rubric --action overwrite "
+        "--overwrite\n"
     ) in output
     # (the load summary says a part of the demo is not comparable; the end says nothing more)
     assert "scenarios scored" not in output
     assert "not comparable with the published numbers" not in output.split("not scored yet")[1]
+
+    # the printed command, pasted as it is and run with no terminal (stdin closed, no tty):
+    # it asks nothing, exits 0 and grades the log in place
+    lines = output.splitlines()
+    command = lines[lines.index("MedSP: grade the run (not scored: --no-score) with:") + 1]
+    words = shlex.split(command)
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_API_TOKEN"))}
+    graded = subprocess.run(
+        [str(BIN / words[0]), *words[1:]], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=300, start_new_session=True,
+    )  # fmt: skip
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    assert "Aborted" not in graded.stdout + graded.stderr
+    scored = read_eval_log(str(log))
+    assert scored.samples is not None
+    value = (scored.samples[0].scores or {})["medsp_rubric"]
+    assert value.answer == "11/17 items"  # the demo's bad-news case, as the run scores it
 
 
 def test_a_data_revision_from_the_environment_is_checked_as_the_parameter_is(

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.cli import main as report_main
@@ -518,3 +518,67 @@ def test_the_pods_script_runs_its_part_skips_it_when_done_and_retries_a_failed_o
             from_rubrics("medsp_demo", {}).records, Shard(index=2, count=2), RunShape(max_turns=12)
         )[0]
     )
+
+
+# -- the merged log ----------------------------------------------------------------------------
+
+
+def test_a_run_in_parts_merges_into_one_log_that_reads_as_the_parts(
+    demo_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``medsp-report merge <run>.shards`` after the last part: ``<run>.eval`` next to the
+    folder, every sample, the run's macro (0.706, not a part's), the parts named; Inspect
+    lists it as the one run; ``medsp-report`` reads it as it reads the parts, and with both
+    in the folder reads the parts and not the merged log (no sample counted twice)."""
+    runs = tmp_path / "runs"
+    shutil.copytree(demo_runs / "parts3" / "demo.shards", runs / "demo.shards")
+    parts_before = sorted(p.name for p in (runs / "demo.shards").rglob("*.eval"))
+
+    assert report_main(["merge", str(runs / "demo.shards")]) == 0
+    said = capsys.readouterr().out
+    assert f"wrote {runs / 'demo.eval'}: 3 parts, 3 scenarios, medsp_rubric macro 0.706" in said
+
+    merged = read_eval_log(str(runs / "demo.eval"))
+    assert merged.status == "success" and merged.samples is not None
+    assert sorted(str(s.id) for s in merged.samples) == DEMO_IDS
+    assert merged.eval.dataset.samples == 3 and "shard" not in merged.eval.task_args
+    assert merged.results is not None
+    rubric = next(s for s in merged.results.scores if s.name == "medsp_rubric")
+    assert round(rubric.metrics["macro"].value, 3) == 0.706
+    assert merged.eval.shards is not None and len(merged.eval.shards.ledger) == 3
+    metadata = TaskMetadata.read(merged.eval.metadata)
+    assert metadata is not None and metadata.shard is None and metadata.merged is not None
+    assert metadata.merged.count == 3 and len(metadata.merged.logs) == 3
+    # the parts are kept as they were
+    assert sorted(p.name for p in (runs / "demo.shards").rglob("*.eval")) == parts_before
+
+    # Inspect's own listing: one run, the merged log
+    found = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "ctl", "task", "list", "--json", "--log-dir",
+         str(runs)],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    [task] = json.loads(found.stdout)["tasks"]
+    assert task["log_location"].endswith("demo.eval") and task["samples"]["total"] == 3
+
+    alone = write_report([runs / "demo.eval"], tmp_path / "alone")
+    parts = write_report([runs / "demo.shards"], tmp_path / "parts")
+    both = write_report([runs], tmp_path / "both")
+    assert alone.analysis and parts.analysis and both.analysis
+    assert alone.analysis.groups[0].metrics == parts.analysis.groups[0].metrics
+    assert round(alone.analysis.groups[0].metrics["macro"], 3) == 0.706
+    assert len(both.analysis.groups) == 1 and len(both.analysis.runs) == 3
+    assert both.analysis.groups[0].metrics == parts.analysis.groups[0].metrics
+    note = (tmp_path / "both" / "report.md").read_text(encoding="utf-8")
+    assert "its parts are read, not the log merged from them" in note
+
+
+def test_a_run_missing_a_part_is_not_merged(
+    demo_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(demo_runs / "parts3" / "demo.shards", tmp_path / "demo.shards")
+    shutil.rmtree(tmp_path / "demo.shards" / "2")
+    assert report_main(["merge", str(tmp_path / "demo.shards")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "part 2/3 is missing" in err and "merge after the last" in err
+    assert not (tmp_path / "demo.eval").exists()

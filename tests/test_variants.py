@@ -86,11 +86,9 @@ def test_one_sample_per_scenario_and_variant_with_ids_and_metadata(variant_log: 
         meta = sample.metadata
         assert meta["variant"] == (variant or "baseline")
         assert f"{meta['case_id']}/{meta['scenario']}" == scenario
-        # the grid and the sample header (its input, never sent) name the variant
-        lead = f"[variant: {variant}] "
-        assert (
-            str(sample.input).startswith(lead) if variant else "[variant:" not in str(sample.input)
-        )
+        # the grid and the sample header (its input, never sent) name the variant, the
+        # baseline too (the Id column cuts "...@<variant>")
+        assert str(sample.input).startswith(f"[{variant or 'baseline'}] ")
     # the cue ran only where its table marks the case eligible, and the load says so
     task = TaskMetadata.read(variant_log.eval.metadata)
     assert task is not None and task.load is not None

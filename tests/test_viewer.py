@@ -83,7 +83,8 @@ def test_every_task_shows_one_headline_per_scorer_with_labels(tmp_path: Path) ->
         labels = view.score_labels or {}
         keys = {c.rsplit("__", 1)[1] for c in columns}
         assert keys <= set(labels), keys - set(labels)
-        assert labels["overall"] == "Completion"
+        # one name per score: the key the sample's header shows, with its unit
+        assert labels["overall"] == "overall (share of items met)"
         scale = (view.score_color_scales or {})["overall"]
         assert not isinstance(scale, str | Mapping)
         assert (scale.palette, scale.min, scale.max) == ("good-high", 0, 1)

@@ -65,7 +65,7 @@ def _workup(log: EvalLog) -> dict[str, Workup]:
 # phrase first, over the 17 items of each rubric.
 DEMO: dict[str, dict[str, Any]] = {
     "demo_anaphylaxis/scenario1": {
-        # T1 lie flat (bedside 1, [2]); epinephrine (medication 2, [1]); oxygen via
+        # T1 lie flat (nursing 1, [2]); epinephrine (medication 2, [1]); oxygen via
         # non-rebreather (medication 2, [3]); ECG monitoring (other 2); T2 two IV cannulas
         # (procedure 4); saline bolus (medication 2, [4]); blood count... (laboratory 2,
         # pending); T3 repeat epinephrine (medication 2, [5]); call the anaesthetist
@@ -76,7 +76,8 @@ DEMO: dict[str, dict[str, Any]] = {
         "orders": 15,
         "cost": 1 + 2 + 2 + 2 + 4 + 2 + 2 + 2 + 3 + 2 + 1 + 2 + 2 + 1 + 3,  # 31
         "by_category": {
-            "bedside": 2,
+            "nursing": 1,
+            "bedside": 1,
             "medication": 6,
             "other_diagnostic": 1,
             "procedure": 1,
@@ -85,15 +86,32 @@ DEMO: dict[str, dict[str, Any]] = {
             "disposition": 1,
         },
         "cited": {0: [2], 1: [1], 2: [3], 5: [4], 7: [5], 8: [10], 10: [13], 14: [11]},
-        "not_asked_for": 15 - 8,
+        # linked by words too: the cannulas to [4], the monitoring to [3], the admission to
+        # [9] and [16]; the bloods, cetirizine, tryptase and hydrocortisone serve no met item
+        "serves": {
+            0: [2],
+            1: [1],
+            2: [3],
+            3: [3],
+            4: [4],
+            5: [4],
+            7: [1, 5],
+            8: [10],
+            10: [13],
+            13: [9, 16],
+            14: [11],
+        },
+        "not_asked_for": 4,
+        "undecided": 0,
         "pending": ["Blood count, chemistry and venous gas", "Serum mast cell tryptase sample"],
         "first_turn": {
-            "bedside": 1,
+            "nursing": 1,
             "medication": 1,
             "other_diagnostic": 1,
             "procedure": 2,
             "laboratory": 2,
             "consultation": 3,
+            "bedside": 4,
             "disposition": 6,
         },
         # items met by turn: T1 [1][2][3]; T2 [4][6]; T3 [5][10][14]; T4 [13]; T5 none;
@@ -101,17 +119,21 @@ DEMO: dict[str, dict[str, Any]] = {
         "curve": [3, 5, 8, 9, 9, 12],
     },
     "demo_bad_news/scenario1": {
-        # T1 close the door (bedside 1); review the chart (bedside 1); T4 allow silence
-        # (bedside 1, [10]); tissues (bedside 1); T5 note ... incident report (disposition 1);
+        # T1 close the door (bedside 1); review the chart (records 1); T4 allow silence
+        # (bedside 1, [10]); tissues (bedside 1); T5 note ... incident report (records 1);
         # T7 urgent referral (consultation 3); tumour board (consultation 3). Item [3]'s
-        # phrase is in the clinician's words of T7, not in the referral order.
+        # phrase is in the clinician's words of T7, not in the referral order; by words the
+        # referral and the tumour board serve [3], the door [5], the incident report [13];
+        # the chart review shares a single word with a met item: undecided.
         "orders": 7,
         "cost": 1 + 1 + 1 + 1 + 1 + 3 + 3,  # 11
-        "by_category": {"bedside": 4, "disposition": 1, "consultation": 2},
+        "by_category": {"bedside": 3, "records": 2, "consultation": 2},
         "cited": {2: [10]},
-        "not_asked_for": 6,
+        "serves": {0: [5], 2: [10], 4: [13], 5: [3], 6: [3]},
+        "not_asked_for": 1,
+        "undecided": 1,
         "pending": [],
-        "first_turn": {"bedside": 1, "disposition": 5, "consultation": 7},
+        "first_turn": {"bedside": 1, "records": 1, "consultation": 7},
         # T1 [5][6]; T2 [7][8]; T3 [9]; T4 [10]; T5 [13][15]; T6 [11]; T7 [2][3]
         "curve": [2, 4, 5, 6, 8, 9, 11],
     },
@@ -132,7 +154,20 @@ DEMO: dict[str, dict[str, Any]] = {
             "consultation": 1,
         },
         "cited": {0: [1], 1: [2], 3: [3], 4: [4], 5: [6], 7: [7], 9: [10], 10: [11]},
-        "not_asked_for": 3,
+        "serves": {
+            0: [1],
+            1: [2],
+            2: [2],
+            3: [3],
+            4: [4],
+            5: [6],
+            6: [7],
+            7: [7],
+            9: [10],
+            10: [11],
+        },
+        "not_asked_for": 1,
+        "undecided": 0,
         "pending": [],
         "first_turn": {
             "bedside": 1,
@@ -159,7 +194,10 @@ def test_every_demo_order_is_counted_categorised_and_priced(demo: EvalLog) -> No
         assert w.by_category == want["by_category"], sid
         cited = {i: o.cited_by for i, o in enumerate(w.orders) if o.cited_by}
         assert cited == want["cited"], sid
+        serves = {i: o.serves for i, o in enumerate(w.orders) if o.serves}
+        assert serves == want["serves"], sid
         assert w.not_asked_for == want["not_asked_for"], sid
+        assert w.orders_undecided == want["undecided"], sid
         assert w.pending_at_end == want["pending"] and w.unsupported == [], sid
         assert w.first_turn == want["first_turn"], sid
         assert w.items == 17 and w.untraced == 0, sid
@@ -171,13 +209,17 @@ def test_the_demo_score_value_and_turn_summary(demo: EvalLog) -> None:
     assert demo.samples is not None
     sample = next(s for s in demo.samples if s.id == "demo_bad_news/scenario1")
     score = (sample.scores or {})["medsp_workup"]
-    assert score.value == {"cost": 11.0, "orders": 7, "not_asked_for": 6}
+    assert score.value == {"cost": 11.0, "orders": 7, "not_asked_for": 1}
     assert score.explanation is not None
-    assert "not asked for by the rubric (not the same as wrong)" in score.explanation
     assert (
-        "- T4 · history and examination at the bedside · 1 tier unit · [10] — Sit quietly "
-        "for a moment and allow silence"
+        "1 of 6 decided orders not linked to a met item (not asked for by the rubric, which "
+        "is not the same as wrong)"
     ) in score.explanation
+    assert (
+        "- T4 · history and examination at the bedside · 1 tier unit · [10] by quote+words — "
+        "Sit quietly for a moment and allow silence"
+    ) in score.explanation
+    assert "· undecided — Review the pathology and CT reports in the chart" in score.explanation
 
 
 def test_each_turn_summary_marks_its_orders_as_the_work_up_does(demo: EvalLog) -> None:
@@ -219,8 +261,12 @@ def test_the_viewer_shows_three_labelled_work_up_headlines(demo: EvalLog) -> Non
     visible = [k for k, v in shown.items() if v and k.startswith("score__medsp_workup__")]
     assert visible == [f"score__medsp_workup__{k}" for k in ("cost", "orders", "not_asked_for")]
     labels = view.score_labels or {}
-    assert labels["cost"] == "Work-up cost"
-    assert labels["not_asked_for"] == "Orders not asked for by the rubric"
+    # one name per score (the key the sample's header shows), with its unit, the caveat in it
+    assert labels["cost"] == "cost (price-table units, priced orders only)"
+    assert labels["not_asked_for"] == "not_asked_for (orders not linked to a met item)"
+    # not coloured against the run's maximum: the scenarios differ clinically
+    scales = view.score_color_scales or {}
+    assert "cost" not in scales and "not_asked_for" not in scales
 
 
 # A synthetic record: one order no item cites, one several cite, an unsupported one, one
@@ -306,13 +352,15 @@ def test_a_synthetic_record_counts_each_kind_of_order() -> None:
     assert not by_order["Check the lactate@T1"].pending_at_end
     # "Wiggle the toes" matches no keyword: unclassified, unpriced, counted and named
     toes = by_order["Wiggle the toes@T2"]
-    assert (toes.category, toes.category_source, toes.cost) == ("unclassified", "none", None)
+    assert (toes.category, toes.category_source, toes.cost) == ("uncategorised", "none", None)
     assert result.unpriced == ["Wiggle the toes"]
     assert result.cost == 5 + 2 + 2 + 2 + 5 + 2 + 1  # X-ray, 2 labs, aspirin, MRI, lab, admit
     assert result.by_category["imaging"] == 2 and result.first_turn["medication"] == 2
-    # items met by turn: T1 [3]; T2 [1][2]; T3 [4]; [6] cites no line (untraced)
-    assert result.curve == [round(1 / 8, 4), round(3 / 8, 4), round(4 / 8, 4)]
-    assert result.untraced == 1
+    # items met by turn: T1 [3]; T2 [1][2]; T3 [4]; [6] cites no line (untraced) and nothing
+    # else places it: it counts from the last turn only, and the curve says so
+    assert result.curve == [round(1 / 8, 4), round(3 / 8, 4), round(5 / 8, 4)]
+    assert result.untraced == 1 and result.items_unplaced == 1
+    assert result.curve_note.startswith("1 of 5 met items could not be placed in a turn")
 
 
 def test_without_rubric_verdicts_necessity_says_why() -> None:
@@ -336,10 +384,11 @@ def test_a_category_is_decided_by_the_reading_then_the_order_then_not_at_all() -
     assert decide("as requested", "Troponin level") == ("laboratory", "order")
     assert decide("", "Blood cultures times two") == ("laboratory", "order")
     # else none
-    assert decide("done", "Wiggle the toes") == ("unclassified", "none")
+    assert decide("done", "Wiggle the toes") == ("uncategorised", "none")
     # the earliest keyword wins: a call to assess the airway is a consultation
     assert keyword_category("Call the anaesthetist to assess the airway") == "consultation"
-    assert keyword_category("Review the CT report in the chart") == "bedside"
+    # what the order does comes first: reviewing a CT report is a look at the chart
+    assert keyword_category("Review the CT report in the chart") == "records"
 
 
 async def test_a_grading_model_classifies_and_falls_back_per_order() -> None:
@@ -353,7 +402,7 @@ async def test_a_grading_model_classifies_and_falls_back_per_order() -> None:
     ])  # fmt: skip
     decided, usable = await classify_orders(model, actions)
     assert usable
-    assert decided == [("imaging", "model"), ("laboratory", "order"), ("unclassified", "none")]
+    assert decided == [("imaging", "model"), ("laboratory", "order"), ("uncategorised", "none")]
 
 
 # A user's price table
@@ -420,8 +469,6 @@ def test_a_bad_price_file_is_one_line_naming_the_file_and_entry(
         load_prices(path)
     said = str(raised.value)
     assert said.startswith(f"{path}: ") and message in said and "\n" not in said
-
-
 
 
 def _old_log(tmp_path: Path) -> Path:
@@ -498,7 +545,8 @@ def test_appended_to_an_old_log_the_work_up_appears_and_nothing_else_changes(
     found = {r.name: {k: m.value for k, m in r.metrics.items()} for r in new.results.scores}
     assert set(found) == {"medsp_rubric", "medsp_workup"}
     assert found["medsp_workup"] == {
-        "cost_mean": 31, "orders_mean": 15, "not_asked_for_share": 7 / 15, "worked_up": 1
+        "cost_mean": 31, "orders_mean": 15, "not_asked_for_share": 4 / 15, "share_withheld": 0,
+        "worked_up": 1,
     }  # fmt: skip
 
 
@@ -521,13 +569,18 @@ def test_the_report_shows_the_work_up_per_group_with_its_files(
     table = section.split("Paired differences")[0]
     rows = {line.split(" | ")[0].lstrip("| "): line for line in table.splitlines()
             if line.startswith("| medsp/scripted")}  # fmt: skip
-    # by hand: (31 + 11 + 23) / 3 per encounter, 33 orders of which 7 + 6 + 3 not asked for
+    # by hand: (31 + 11 + 23) / 3 per encounter, 33 orders of which 1 undecided and 4 + 1 + 1
+    # of the 32 decided not linked to a met item
     off = rows["medsp/scripted (strategy=off)"]
-    assert "| 3 | 21.67 (no interval: 3 case(s), fewer than 6) | 11.0 | 16 of 33 (48%) |" in off
     assert (
-        "| 1 | 11.00 (no interval: 1 case(s), fewer than 6) | 7.0 | 6 of 7 (86%) |"
+        "| 3 | 21.67 (no interval: 3 case(s), fewer than 6) | 0 of 33 (0%) | 11.0 | "
+        "6 of 32 (19%) | 1 |"
+    ) in off
+    assert (
+        "| 1 | 11.00 (no interval: 1 case(s), fewer than 6) | 0 of 7 (0%) | 7.0 | 1 of 6 (17%) |"
         in rows["medsp/scripted (strategy=bon)"]
     )
+    assert "orders linked to a met item: 17 by quote, 26 by words; 1 undecided" in section
     assert "Paired differences of cost per encounter" in section
     for name in ("workup_frontier.png", "workup_curve.png"):
         assert (out / name).read_bytes().startswith(b"\x89PNG") and f"]({name})" in section
@@ -563,7 +616,7 @@ def test_classify_names_its_model_and_falls_back_when_its_reply_is_unusable(
         o.category for o in _workup(demo)[str(bad_news.id)].orders
     ]
     assert all(o.category_source == "reading" for o in w.orders)
-    assert again.value == {"cost_1": 11.0, "orders_1": 7, "not_asked_for_1": 6}
+    assert again.value == {"cost_1": 11.0, "orders_1": 7, "not_asked_for_1": 1}
     subtasks = [e for e in sample.events if e.event == "subtask" and e.name == "work-up categories"]
     assert [s.result for s in subtasks] == ["unusable: keyword table used"]
 

@@ -17,7 +17,7 @@ from inspect_medsp.commandline import USAGE_ERROR, Command, Parser, closest, unw
 from inspect_medsp.comparisons import PLAN
 from inspect_medsp.full_report import SECTIONS
 from inspect_medsp.measures import CAPABILITIES
-from inspect_medsp.report import report_command
+from inspect_medsp.report import MERGE, report_command
 
 PROG = "medsp-report"
 REPORT = report_command(SECTIONS)
@@ -25,7 +25,14 @@ MEASURED: tuple[Command, ...] = tuple(
     c for capability in CAPABILITIES for c in capability.commands if isinstance(c, Command)
 )
 """The subcommands the registered capabilities declare (``probes``)."""
-COMMANDS: tuple[Command, ...] = (REPORT, AGREEMENT, VALIDATION_SHEET, *MEASURED, PLAN)
+COMMANDS: tuple[Command, ...] = (
+    REPORT,
+    MERGE,
+    AGREEMENT,
+    VALIDATION_SHEET,
+    *MEASURED,
+    PLAN,
+)
 """Every subcommand, the default (``report``) first."""
 
 
@@ -39,7 +46,8 @@ def parser() -> Parser:
         epilog=(
             "Check the grader: medsp-report agreement LOG [LOG ...] --out DIR [--human SHEET "
             "...]; medsp-report validation-sheet LOG --n 30 --out DIR; grader probes: "
-            "medsp-report probes LOG [LOG ...] --out DIR. Plan a run: medsp-report plan LOG "
+            "medsp-report probes LOG [LOG ...] --out DIR. A run made in parts as one log: "
+            "medsp-report merge RUN.shards. Plan a run: medsp-report plan LOG "
             "[LOG ...] [--detect 0.03] [--model-cost-config FILE]. A folder named like a "
             "subcommand is given as ./NAME."
         ),

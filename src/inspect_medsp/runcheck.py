@@ -39,6 +39,8 @@ class RunChoices(Protocol):
     def feedback(self) -> bool: ...
     @property
     def audit(self) -> bool: ...
+    @property
+    def variants(self) -> list[str] | None: ...
 
 
 def check_run(params: RunChoices, context: RunContext) -> None:
@@ -110,8 +112,9 @@ def check_person(clinician: str, params: RunChoices, context: RunContext) -> Non
     """A person answers one turn at a time, on a screen, one case at a time.
 
     Raises:
-        MedSPParameterError: A strategy or protocol a person cannot play, samples that
-            may run together, or a display that takes no input.
+        MedSPParameterError: A strategy or protocol a person cannot play, more than one
+            variant (each case played again), samples that may run together, or a display
+            that takes no input.
     """
     if params.strategy not in PERSON_STRATEGIES:
         raise MedSPParameterError(
@@ -122,6 +125,14 @@ def check_person(clinician: str, params: RunChoices, context: RunContext) -> Non
         raise MedSPParameterError(
             f"task parameter protocol={params.protocol} is not accepted with --model "
             f"{clinician}: a person plays protocol=turns; drop -T protocol"
+        )
+    if params.variants is not None and len(params.variants) > 1:
+        named = ",".join(params.variants)
+        raise MedSPParameterError(
+            f"task parameter variants={named} is not accepted with --model {clinician}: a "
+            "person would play each case once per variant, the second time knowing it (as "
+            f"--epochs is refused); give one variant (-T variants={params.variants[-1]}) or "
+            "drop -T variants"
         )
     if display_type() == "none":
         raise MedSPParameterError(

@@ -38,7 +38,7 @@ from inspect_medsp.data import (
 )
 from inspect_medsp.encounter import CLINICIAN_ROLE, Protocol, medsp_encounter, medsp_tools_encounter
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
-from inspect_medsp.human import debrief
+from inspect_medsp.human import debrief, ends_on_error
 from inspect_medsp.measures import capabilities, viewer
 from inspect_medsp.params import (
     ACCEPTED,
@@ -58,7 +58,7 @@ from inspect_medsp.record import (
 )
 from inspect_medsp.runcheck import JUDGED_ROLES, check_run, require_judge
 from inspect_medsp.scoring import epoch_mean, medsp_rubric
-from inspect_medsp.scripted import plays
+from inspect_medsp.scripted import demo_records, plays
 from inspect_medsp.specialty import label_records
 from inspect_medsp.strategies import strategy_policy
 from inspect_medsp.variants import VariantSpec, expand, resolve
@@ -67,7 +67,6 @@ from inspect_medsp.workload import RunShape, take_part
 logger = logging.getLogger("inspect_medsp")
 
 DEMO_PACKAGE = "inspect_medsp.data"
-
 
 
 def refuse_scripted_tools(protocol: Protocol, context: RunContext) -> None:
@@ -120,6 +119,7 @@ def _solver(
         role_config=given(settings.role_config()),
         cache=cache,
         strategy=settings.model_dump(),
+        on_error=ends_on_error,
     )
 
 
@@ -237,6 +237,7 @@ def medsp_task(
         context: The load's run context (read now when not given).
     """
     params = params or TaskParameters()
+    context = context or run_context()
 
     def load() -> tuple[list[SampleRecord], LoadReport]:
         records, report = load_records(
@@ -248,6 +249,7 @@ def medsp_task(
             data_revision=data_revision,
             rubric_revision=rubric_revision,
         )
+        refuse_unscripted(name, records, run_models(params, context))
         published = published_scenarios(name)
         update = {
             "published": published,
@@ -318,7 +320,7 @@ def task_of(
     if params.shard is not None:
         records, shard = part_of_run(records, params.shard, params, settings, report.name)
     return Task(
-        dataset=build_dataset(records, name=report.name),
+        dataset=build_dataset(records, name=report.name, variants=variants is not None),
         solver=_solver(params.protocol, judge, params.max_turns, settings, cache),
         scorer=[
             medsp_rubric(
@@ -495,17 +497,21 @@ def custom_task(params: TaskParameters, context: RunContext | None = None) -> Ta
 
     def load() -> tuple[list[SampleRecord], LoadReport]:
         records, report = load_custom(folder, params.scenarios)
-        refuse_unscripted(folder, records, run_models(params, context))
+        refuse_unscripted(f"cases='{folder}'", records, run_models(params, context))
         return records, with_findings(report, findings, params.identifiers == "allow")
 
     return task_of(load, params, context=context)
 
 
-def refuse_unscripted(
-    folder: str, records: list[SampleRecord], models: list[str | None]
-) -> None:
+def refuse_unscripted(where: str, records: list[SampleRecord], models: list[str | None]) -> None:
     """Stop the load when the scripted demo is to play a case it has no script for (it
-    replays the bundled demo's scenarios only), rather than fail in the middle of the run.
+    replays the bundled demo's scenarios only), rather than fail in the middle of the run
+    (for a person, after they played the case's first turn).
+
+    Args:
+        where: The cases, as the line names them (``cases='<folder>'``, ``MedSP-Q100``).
+        records: The selected cases.
+        models: The models the run may send them to (:func:`run_models`).
 
     Raises:
         MedSPParameterError: ``medsp/scripted`` plays a role and a case is not a demo's.
@@ -515,10 +521,13 @@ def refuse_unscripted(
     unplayable = [r.id for r in records if not plays(r)]
     if unplayable:
         n = len(unplayable)
+        named = ", ".join(unplayable[:3]) + (f", ... ({n - 3} more)" if n > 3 else "")
+        demo = ", ".join(sorted(r.id for r in demo_records()))
         raise MedSPParameterError(
-            f"{SCRIPTED_MODEL} cannot play {n} case{'' if n == 1 else 's'} of cases='{folder}' "
-            f"({', '.join(unplayable)}): it replays only the bundled demo's scenarios "
-            "(medsp-cases demo writes them); run these cases with a real model"
+            f"{SCRIPTED_MODEL} cannot play {n} case{'' if n == 1 else 's'} of {where} "
+            f"({named}): it replays only the bundled demo's scenarios ({demo}; "
+            "inspect_medsp/medsp_demo); play these cases with a real model (-T "
+            "judge=provider/model, and no medsp/scripted in --model or --model-role)"
         )
 
 

@@ -35,7 +35,7 @@ from inspect_medsp.calls import DEFAULT_JUDGE, RoleResult
 from inspect_medsp.measure import Kit
 from inspect_medsp.preflight import GRADER_ACCEPTED, GraderParameters
 from inspect_medsp.record import default_grader, figures_of, numbered, unnumbered
-from inspect_medsp.scoring import case_of
+from inspect_medsp.scoring import case_of, of_the_baseline
 
 SCORER_NAME = AUDIT_SCORER
 AUDITOR_ROLE = "auditor"
@@ -130,9 +130,10 @@ def _number(value: Value, key: str) -> float:
 
 @metric
 def audit_summary() -> Metric:
-    """Share of audited encounters ``invalidating`` (with Inspect's cluster-bootstrap
-    interval over cases) and ``flagged``, findings per encounter, and the harness counts,
-    from every figure of each audit (its metadata's ``figures``)."""
+    """Over the baseline's encounters (a patient variant's are compared in the report's
+    variants section), share of audited encounters ``invalidating`` (with Inspect's
+    cluster-bootstrap interval over cases) and ``flagged``, findings per encounter, and the
+    harness counts, from every figure of each audit (its metadata's ``figures``)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         audited = [
@@ -140,7 +141,7 @@ def audit_summary() -> Metric:
                 update={"score": s.score.model_copy(update={"value": unnumbered(v, AUDIT_KEYS)})}
             )
             for s in scores
-            if (v := figures_of(s.score.value, s.score.metadata)) is not None
+            if of_the_baseline(s) and (v := figures_of(s.score.value, s.score.metadata)) is not None
         ]
         if not audited:
             return {"audited": 0}

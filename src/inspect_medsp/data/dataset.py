@@ -342,15 +342,21 @@ def sample_input(title: str, packet: str) -> str:
     return f"{lead}. {preview(packet)}" if lead else preview(packet)
 
 
-def variant_lead(record: SampleRecord) -> str:
-    """``[variant: <name>] `` before a variant sample's input (nothing for the baseline)."""
-    return "" if record.variant is None else f"[variant: {record.variant.name}] "
+def variant_lead(record: SampleRecord, tagged: bool = False) -> str:
+    """``[<variant>] `` before a variant sample's input, and ``[baseline] `` before the
+    baseline's in a run with variants (``tagged``); nothing in a run without them. The grid's
+    Input column and the sample's header show it where the Id column cuts ``...@<variant>``;
+    the clinician is never sent the input."""
+    return f"[{record.variant_name}] " if tagged or record.variant is not None else ""
 
 
-def record_to_sample(record: SampleRecord, published: int | None = None) -> Sample:
+def record_to_sample(
+    record: SampleRecord, published: int | None = None, variants: bool = False
+) -> Sample:
     """One Inspect sample: input is the clinician's own materials as plain text (a preview;
     the clinician is sent the packet from the record), metadata the full record (and the
-    published size of its task, when known)."""
+    published size of its task, when known); ``variants``: the run plays patient variants,
+    and every sample's input starts with its variant's tag."""
     scenario = record.scenario
     title = scenario.metadata.get("scenario_title") or scenario.metadata.get("title", "")
     case = {
@@ -369,7 +375,7 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
         # and the sample's header show the input); the clinician is sent the packet alone.
         # No target: a column headed TARGET reads as the answer key, and no scorer reads one
         # a variant's name leads, so the grid and the header say which patient was played
-        input=variant_lead(record) + sample_input(title, scenario.packets.examinee),
+        input=variant_lead(record, variants) + sample_input(title, scenario.packets.examinee),
         metadata={
             **case,
             "case_id": scenario.case_id,
@@ -382,8 +388,12 @@ def record_to_sample(record: SampleRecord, published: int | None = None) -> Samp
     )
 
 
-def build_dataset(records: Sequence[SampleRecord], name: str) -> MemoryDataset:
+def build_dataset(
+    records: Sequence[SampleRecord], name: str, variants: bool = False
+) -> MemoryDataset:
     """An Inspect dataset of the records, in order; a task named as published (see
-    :mod:`inspect_medsp.data.published`) gives each sample its published size."""
+    :mod:`inspect_medsp.data.published`) gives each sample its published size; with
+    ``variants`` (``-T variants=``) each input starts with its variant's tag."""
     published = published_scenarios(name)
-    return MemoryDataset([record_to_sample(r, published) for r in records], name=name)
+    samples = [record_to_sample(r, published, variants) for r in records]
+    return MemoryDataset(samples, name=name)

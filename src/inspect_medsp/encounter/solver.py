@@ -130,6 +130,7 @@ def medsp_encounter(
     role_config: GenerateConfig | None = None,
     cache: bool | CachePolicy = False,
     strategy: Mapping[str, str | int | float] | None = None,
+    on_error: Callable[[TaskState, Exception], bool] | None = None,
 ) -> Solver:
     """The ``turns`` protocol: the model under test replies ``{speak, actions, eos}`` each turn.
 
@@ -142,9 +143,21 @@ def medsp_encounter(
         role_config: Generation settings for the patient and environment.
         cache: Inspect's response cache for the clinician and role calls (for re-runs).
         strategy: The clinician strategy and its settings, recorded in the Trajectory.
+        on_error: Asked when a model's error ended the encounter (recorded ``error`` with
+            its reason): True keeps the sample going, to scoring (which leaves it unscored),
+            instead of a sample error (a person's case: ``human.ends_on_error``).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        try:
+            return await play(state)
+        except Exception as err:
+            ended = Trajectory(store=state.store).end == "error"
+            if on_error is None or not ended or not on_error(state, err):
+                raise
+            return state
+
+    async def play(state: TaskState) -> TaskState:
         encounter = start_encounter(
             state, judge, max_turns, "turns", role_config or GenerateConfig(), cache, strategy
         )

@@ -9,7 +9,6 @@ the metrics were computed over.
 from __future__ import annotations
 
 import logging
-import shlex
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.log import EvalLog
@@ -102,8 +101,8 @@ class RunCoverage(BaseModel):
         for a run not graded yet (``--no-score``), that it is not scored yet and how to."""
         if not self.graded:
             return (
-                f"{self.name}: not scored yet (run with --no-score); grade it with inspect "
-                f"score {shlex.quote(self.location)} --scorer inspect_medsp/medsp_rubric"
+                f"{self.name}: not scored yet (run with --no-score); grade it with the command "
+                'printed alone after "MedSP: grade" at the end of the run'
             )
         head, *rest = self.parts()
         part = f" part {self.shard.part}" if self.shard is not None else ""

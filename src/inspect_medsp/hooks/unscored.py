@@ -13,7 +13,13 @@ from inspect_ai.hooks import Hooks, RunEnd, TaskEnd, hooks
 from inspect_ai.log import EvalLog
 
 from inspect_medsp.hooks.roles import MEDSP_ROLES
-from inspect_medsp.record import SCORER, ScoreValue, TaskMetadata, reduced_samples
+from inspect_medsp.record import (
+    SCORER,
+    ScoreValue,
+    TaskMetadata,
+    reduced_samples,
+    regrade_command,
+)
 
 GENERATE_OPTIONS = (
     "temperature",
@@ -29,8 +35,6 @@ GENERATE_OPTIONS = (
 )
 """The model's generation options a re-run repeats (each is ``--<option>`` on the command
 line and a single value)."""
-
-RE_GRADE = "inspect score {log} --scorer inspect_medsp/medsp_rubric"
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +77,13 @@ def unscored_line(log: EvalLog, rerun_below: bool = False) -> str | None:
         parts.append("some epochs unscored: " + ", ".join(partly))
     regrade = [i for i, why in missing.items() if why != "encounter_incomplete"]
     rerun = [i for i, why in missing.items() if why == "encounter_incomplete"]
-    if regrade or partly:
-        parts.append("re-grade: " + RE_GRADE.format(log=shlex.quote(location)))
+    if (regrade or partly) and rerun_below:
+        parts.append(
+            're-grade them with the command printed alone on the line after "MedSP: '
+            're-grade the ..."'
+        )
+    elif regrade or partly:
+        parts.append("re-grade: " + regrade_command(location))
     if rerun and rerun_below:
         parts.append(
             're-run them with the command printed alone on the line after "MedSP: re-run the ..."'
@@ -104,6 +113,43 @@ def rerun_lines(log: EvalLog) -> list[str]:
         f"MedSP: re-run the {n} encounter{'' if n == 1 else 's'} that did not finish "
         f"({', '.join(ids)}) with:",
         rerun_command(log, ids),
+    ]
+
+
+def regrade_lines(log: EvalLog) -> list[str]:
+    """What the end of the run prints for a log with encounters that finished and were not
+    graded (or some epochs of them): a line saying what the command does, then the one
+    re-grade command alone (so that it copies whole, and runs without asking)."""
+    ids = [
+        str(sample.sample_id)
+        for sample in reduced_samples(log, SCORER)
+        if ((value := ScoreValue.in_score(sample.value, sample.metadata)) is None
+        and sample.reason != "encounter_incomplete")
+        or (value is not None
+        and value.unscored_epochs)
+    ]
+    if not ids:
+        return []
+    n = len(ids)
+    return [
+        f"MedSP: re-grade the {n} encounter{'' if n == 1 else 's'} not graded "
+        f"({', '.join(ids)}) with:",
+        regrade_command(log.location or "LOG"),
+    ]
+
+
+def grade_lines(log: EvalLog) -> list[str]:
+    """What the end of the run prints for a MedSP log run with ``--no-score``: a line, then
+    the one command that grades it alone (so that it copies whole and runs unattended)."""
+    if log.status != "success":
+        return []
+    if any(r.scorer == SCORER for r in log.reductions or []):
+        return []
+    if TaskMetadata.read(log.eval.metadata) is None:
+        return []
+    return [
+        "MedSP: grade the run (not scored: --no-score) with:",
+        regrade_command(log.location or "LOG"),
     ]
 
 
@@ -212,7 +258,7 @@ class UnscoredWarning(Hooks):
         never wrapped by the console (the terminal folds it; it copies whole)."""
         console = rich.get_console()
         for log in data.logs:
-            lines = rerun_lines(log)
+            lines = grade_lines(log) + regrade_lines(log) + rerun_lines(log)
             if not lines:
                 continue
             if console.quiet:

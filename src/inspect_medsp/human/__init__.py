@@ -8,6 +8,7 @@ encounter, the record, the grader and the report treat the person like any model
 
 from inspect_medsp.human.debrief import debrief
 from inspect_medsp.human.frame import case_started, run_started
+from inspect_medsp.human.guard import ends_on_error
 from inspect_medsp.human.provider import HumanClinician
 
-__all__ = ["HumanClinician", "case_started", "debrief", "run_started"]
+__all__ = ["HumanClinician", "case_started", "debrief", "ends_on_error", "run_started"]

@@ -30,7 +30,13 @@ from rich.console import Console
 
 from inspect_medsp._inspect import awaiting_human, display, sample_active
 from inspect_medsp.human.form import confirms, press_at_the_next_question, show
-from inspect_medsp.record import ClinicianReply, PersonStop, Trajectory, grading_of
+from inspect_medsp.record import (
+    ClinicianReply,
+    GradingRegion,
+    PersonStop,
+    Trajectory,
+    grading_of,
+)
 from inspect_medsp.templates import render
 
 PACKAGE = "inspect_medsp.human"
@@ -54,6 +60,8 @@ class Seat:
     """The turn last asked."""
     sent: ClinicianReply | None = None
     """The person's answer to that turn, once sent to the models."""
+    sent_seconds: float | None = None
+    """The person's time on that turn, from its question to sending it."""
     asking: bool = False
     stopped: bool = False
     """The person stopped the encounter while the models answered (Inspect is ending it)."""
@@ -71,7 +79,7 @@ def take_seat(model: str, turn: int) -> None:
     global _SEAT
     active = sample_active()
     if _SEAT is not None and _SEAT.sample is active and active is not None:
-        _SEAT.turn, _SEAT.sent = turn, None
+        _SEAT.turn, _SEAT.sent, _SEAT.sent_seconds = turn, None, None
         if _SEAT.asking:
             # pressed as the models finished: the question scheduled for it would come only
             # after this turn's questions, so the first of them takes the press instead
@@ -98,10 +106,11 @@ def stopped_while_the_models_answered() -> bool:
     return _SEAT is not None and _SEAT.stopped and _SEAT.sample is active
 
 
-def answered(reply: ClinicianReply) -> None:
-    """The person's answer to the turn asked was sent to the models."""
+def answered(reply: ClinicianReply, seconds: float | None = None) -> None:
+    """The person's answer to the turn asked was sent to the models, after ``seconds`` at
+    its questions."""
     if _SEAT is not None:
-        _SEAT.sent = reply
+        _SEAT.sent, _SEAT.sent_seconds = reply, seconds
 
 
 def leave_seat() -> None:
@@ -169,7 +178,7 @@ def pressed(seat: Seat, console: Console) -> None:
     if grading is not None and not grading.stopped:
         show(console, render("ctrl_c_grading", package=PACKAGE))
         if confirms(console, render("stop_grading_question", package=PACKAGE)):
-            grading.stop()
+            stop_grading(seat, grading)
             show(console, render("grading_stopped", package=PACKAGE))
         else:
             show(console, "Going on with the grading.")
@@ -205,15 +214,28 @@ def stop_encounter(seat: Seat) -> None:
         speak=sent.speak if sent else "",
         actions=list(sent.actions) if sent else [],
         sent=sent is not None,
+        seconds=seat.sent_seconds if sent is not None else None,
     ).save(seat.store)
     if seat.sample is not None:
         seat.sample.interrupt("score")
+
+
+def stop_grading(seat: Seat, grading: GradingRegion) -> None:
+    """End the grading (the encounter is kept whole, ungraded) and record the stop in the
+    sample's store, as a stop during the encounter is (``medsp_human_stop``)."""
+    grading.stop()
+    PersonStop(
+        turn=Trajectory(store=seat.store).turn_count,
+        during="grading",
+        how="Ctrl-C",
+        sent=True,
+    ).save(seat.store)
 
 
 def _stop_without_asking(seat: Seat) -> None:
     """No screen to ask on: a press stops the grading, else the encounter; never the run."""
     grading = grading_of(seat.store)
     if grading is not None:
-        grading.stop()
+        stop_grading(seat, grading)
     elif Trajectory(store=seat.store).end == "running":
         stop_encounter(seat)

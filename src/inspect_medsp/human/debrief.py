@@ -34,6 +34,7 @@ from inspect_medsp.record import (
     ScoreMetadata,
     Trajectory,
     encounter_lines,
+    regrade_command,
 )
 from inspect_medsp.templates import render
 
@@ -84,14 +85,15 @@ def show_ending(state: TaskState, feedback: bool) -> None:
         stop = PersonStop.of(state.store)
         if stop is not None and not traj.complete:
             show(console, typed_when_stopped(stop))
-        times = your_time(traj)
+        times = your_time(traj, stop)
         if times:
             console.print("")
             show(console, times)
         ungraded = score is not None and ScoreMetadata.read(score.metadata).unscored
         if traj.complete and ungraded == GRADING_STOPPED:
             console.print("")
-            grade = render("debrief_ungraded", package=PACKAGE, log=log_location() or "LOG")
+            command = regrade_command(log_location() or "LOG")
+            grade = render("debrief_ungraded", package=PACKAGE, command=command)
             console.print(escape(grade), soft_wrap=True, highlight=False)
         # a stopped encounter's ending already says it is not scored
         elif feedback and score is not None and traj.complete:
@@ -102,33 +104,54 @@ def show_ending(state: TaskState, feedback: bool) -> None:
             where = render("debrief_where", package=PACKAGE, log=log_location())
             console.print(escape(where), soft_wrap=True, highlight=False)
         console.print("")
-        with contextlib.suppress(EOFError, KeyboardInterrupt), ctrl_c_at_the_prompt():
-            read_line(console, "Press Enter to go on. ")
+        go_on(console)
+
+
+def go_on(console: Console) -> None:
+    """Wait for Enter at the end of a case. Ctrl-C there is said, not taken silently: the
+    case is over and kept, and Enter (or a second Ctrl-C) goes on to the next case."""
+    prompt = "Press Enter to go on. "
+    with contextlib.suppress(EOFError, KeyboardInterrupt), ctrl_c_at_the_prompt():
+        try:
+            read_line(console, prompt)
+        except KeyboardInterrupt:
+            console.print("")
+            show(console, render("ctrl_c_at_the_end", package=PACKAGE))
+            read_line(console, prompt)
 
 
 def typed_when_stopped(stop: PersonStop) -> str:
-    """What the person had typed of the turn they stopped in, as the log keeps it."""
-    if not stop.speak and not stop.actions:
-        return f"You had typed nothing of turn {stop.turn}."
-    head = (
-        f"Your turn {stop.turn}, sent before you stopped (kept in the log, not scored):"
-        if stop.sent
-        else f"What you had typed of turn {stop.turn} (kept in the log, not sent or scored):"
-    )
-    lines = [head, f"Say: {stop.speak or '(nothing)'}"]
-    lines += [f"Action: {a}" for a in stop.actions]
-    return "\n".join(lines)
+    """What the person had typed of the turn they stopped in, as the log keeps it: what they
+    had entered (or sent), and a line typed and not entered (typed, not sent)."""
+    lines: list[str] = []
+    if stop.speak or stop.actions:
+        head = (
+            f"Your turn {stop.turn}, sent before you stopped (kept in the log, not scored):"
+            if stop.sent
+            else f"What you had typed of turn {stop.turn} (kept in the log, not sent or scored):"
+        )
+        lines += [head, f"Say: {stop.speak or '(nothing)'}"]
+        lines += [f"Action: {a}" for a in stop.actions]
+    if stop.unsent:
+        lines.append(f"Typed, not sent (you had not pressed Enter; kept in the log): {stop.unsent}")
+    return "\n".join(lines) or f"You had typed nothing of turn {stop.turn}."
 
 
-def your_time(traj: Trajectory) -> str:
-    """The person's thinking time on each recorded turn and in all (empty with none)."""
+def your_time(traj: Trajectory, stop: PersonStop | None = None) -> str:
+    """The person's thinking time on each recorded turn, the turn they stopped in (``stop``,
+    when the encounter was stopped in a turn) and in all (empty with none)."""
     seconds = [t.clinician_seconds for t in traj.turns]
-    if not seconds or any(s is None for s in seconds):
+    if any(s is None for s in seconds):
         return ""
-    per_turn = ", ".join(f"turn {i} {clock(s or 0.0)}" for i, s in enumerate(seconds, 1))
-    total = clock(sum(s or 0.0 for s in seconds))
+    parts = [f"turn {i} {clock(s or 0.0)}" for i, s in enumerate(seconds, 1)]
+    stopped = stop.seconds if stop is not None and stop.during != "grading" else None
+    if stopped is not None and stop is not None and stop.turn > len(seconds):
+        parts.append(f"turn {stop.turn} (stopped) {clock(stopped)}")
+    if not parts:
+        return ""
+    total = clock(sum(s or 0.0 for s in seconds) + (stopped or 0.0))
     return (
-        f"Your time: {total} in all ({per_turn}); only your own time at the questions, "
+        f"Your time: {total} in all ({', '.join(parts)}); only your own time at the questions, "
         "not the models'."
     )
 
@@ -144,7 +167,8 @@ def ending(state: TaskState) -> str:
     why it was cut short."""
     traj = Trajectory(store=state.store)
     if not traj.complete:
-        return render("debrief_stopped", package=PACKAGE, end_reason=traj.end_reason or traj.end)
+        template = "debrief_error" if traj.end == "error" else "debrief_stopped"
+        return render(template, package=PACKAGE, end_reason=traj.end_reason or traj.end)
     last = state.messages[-1] if state.messages else None
     if isinstance(last, ChatMessageUser):
         return for_person(last)

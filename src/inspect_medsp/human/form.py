@@ -44,11 +44,13 @@ _TRAILING_COMMAND = re.compile(r"\s(/[A-Za-z]+)\s*$")
 
 @dataclass(frozen=True)
 class Stopped:
-    """The person stopped the encounter, and how; with what they had typed of the turn."""
+    """The person stopped the encounter, and how; with what they had typed of the turn (and
+    a line typed at the question and not entered: ``unsent``)."""
 
     how: str
     speak: str = ""
     actions: tuple[str, ...] = ()
+    unsent: str = ""
 
 
 class _Stop(Exception):
@@ -75,14 +77,36 @@ class _Keys:
 
     reading = False
     pressed = False
+    typed = ""
+    """What was typed at the question Ctrl-C interrupted, not entered (readline's line)."""
 
 
 def _at_the_prompt(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C while the questions are asked: it interrupts the question that is reading, or
     is kept for the next question (never raised in the middle of printing one)."""
     if _Keys.reading:
+        _Keys.typed = _line_typed()
         raise KeyboardInterrupt
     _Keys.pressed = True
+
+
+def _line_typed() -> str:
+    """The line being typed at the question now, not yet entered: readline's buffer, which
+    still holds it while a Ctrl-C's handler runs (empty without readline, where the terminal
+    itself drops the line on Ctrl-C)."""
+    readline = sys.modules.get("readline")
+    if readline is None or not _reads_with_readline():
+        return ""
+    try:
+        return str(readline.get_line_buffer())
+    except Exception:  # a readline without the call (libedit builds may lack it)
+        return ""
+
+
+def typed_at_the_question() -> str:
+    """What the last Ctrl-C at a question found typed and not entered (then forgotten)."""
+    typed, _Keys.typed = _Keys.typed, ""
+    return typed.strip("\r\n")
 
 
 @contextmanager
@@ -114,9 +138,10 @@ def press_at_the_next_question() -> None:
     _Keys.pressed = True
 
 
-def read_line(console: Console, prompt: str) -> str:
+def read_line(console: Console, prompt: str, prefill: str = "") -> str:
     """What is typed (or pasted, several lines at once) after ``prompt`` (console markup),
-    without its final newline.
+    without its final newline; ``prefill`` is put on the line to edit first (with readline;
+    without it, shown above the prompt to type again).
 
     Readline, given a prompt the console printed itself, does not end an empty line with a
     newline on a terminal, so that the next question would follow on the same line; the
@@ -128,18 +153,40 @@ def read_line(console: Console, prompt: str) -> str:
             last question.
     """
     if _Keys.pressed:
-        _Keys.pressed = False
+        _Keys.pressed, _Keys.typed = False, ""
         raise KeyboardInterrupt
     _Keys.reading = True
     try:
         with _terminal_output(), _prompt_known_to_readline(console, prompt):
             bracketed_paste()
-            line = console.input(prompt)
+            with _prefilled(prefill) as kept:
+                if not kept and prefill:
+                    show(console, f"(what you had typed: {prefill})")
+                line = console.input(prompt)
     finally:
         _Keys.reading = False
     if not line and "readline" in sys.modules and _on_terminal():
         console.print("")
     return line.rstrip("\n")
+
+
+@contextmanager
+def _prefilled(text: str) -> Iterator[bool]:
+    """Put ``text`` on the next line readline reads, to edit or enter as it is; yields
+    whether it could (only with readline on the terminal)."""
+    readline = sys.modules.get("readline")
+    if not text or readline is None or not _reads_with_readline():
+        yield False
+        return
+
+    def insert() -> None:
+        readline.insert_text(text)
+
+    readline.set_startup_hook(insert)
+    try:
+        yield True
+    finally:
+        readline.set_startup_hook(None)
 
 
 _ESCAPE = re.compile(r"(\x1b\[[0-9;]*m)")
@@ -243,8 +290,13 @@ class TurnForm:
 
     console: Console
     history: Callable[[], str]
+    instructions: str = ""
+    """The clinician's instructions, which ``/help`` shows again before how to answer (the
+    page they were on has scrolled away)."""
     speak: str = ""
     actions: list[str] = field(default_factory=list)
+    unsent: str = ""
+    """A line typed at the question when Ctrl-C came, not entered."""
 
     def ask(self, prompt: str, pasted: str = "") -> list[str]:
         """The answer to ``prompt``, its lines (none for an empty line; several when several
@@ -256,13 +308,15 @@ class TurnForm:
         """
         while True:
             try:
-                typed = read_line(self.console, prompt)
+                typed = read_line(self.console, prompt, self.unsent)
             except KeyboardInterrupt:
+                self.unsent = typed_at_the_question() or self.unsent
                 self.console.print("")
                 self._confirm_stop()
                 continue
             except EOFError:
                 raise _Stop("the input ended") from None
+            self.unsent = ""
             lines = [line.strip() for line in typed.splitlines() if line.strip()]
             if len(lines) == 1 and lines[0].startswith("/"):
                 self._command(lines[0])
@@ -300,6 +354,9 @@ class TurnForm:
                 self.console.print("")
                 show(self.console, so_far)
         elif command == HELP:
+            if self.instructions:
+                show(self.console, self.instructions)
+                self.console.print("")
             show(self.console, how_to_answer())
         else:
             show(self.console, render("not_a_command", package=PACKAGE, line=line))
@@ -326,21 +383,25 @@ class TurnForm:
             raise _Stop("Ctrl-C") from None
         if answer.strip().lower() in YES:
             raise _Stop("Ctrl-C")
-        show(self.console, "Going on with the encounter.")
+        kept = " (what you had typed is kept on the line)" if self.unsent else ""
+        show(self.console, f"Going on with the encounter{kept}.")
 
 
-def ask_turn(console: Console, history: Callable[[], str]) -> ClinicianReply | Stopped:
+def ask_turn(
+    console: Console, history: Callable[[], str], instructions: str = ""
+) -> ClinicianReply | Stopped:
     """Ask for one turn.
 
     Args:
         console: The input screen's console.
         history: The whole case so far, shown on ``/history``.
+        instructions: The clinician's instructions, shown again on ``/help``.
 
     Returns:
         The turn, or :class:`Stopped` when the person typed ``/stop``, confirmed Ctrl-C or
         the input ended.
     """
-    form = TurnForm(console, history)
+    form = TurnForm(console, history, instructions)
     drop_typeahead()
     try:
         with ctrl_c_at_the_prompt():
@@ -367,7 +428,7 @@ def ask_turn(console: Console, history: Callable[[], str]) -> ClinicianReply | S
                     break
                 console.print("Please answer y or n (Enter is n).")
     except _Stop as stop:
-        return Stopped(stop.how, form.speak, tuple(form.actions))
+        return Stopped(stop.how, form.speak, tuple(form.actions), form.unsent)
     if done in YES:
         show(console, render("stage_done", package=PACKAGE).strip())
     return ClinicianReply(speak=form.speak, actions=form.actions, eos=done in YES)
@@ -380,7 +441,7 @@ def press_enter(console: Console, prompt: str) -> Stopped | None:
         with ctrl_c_at_the_prompt():
             typed = form.ask(prompt)
     except _Stop as stop:
-        return Stopped(stop.how)
+        return Stopped(stop.how, unsent=form.unsent)
     if typed:
         show(console, render("not_recorded", package=PACKAGE, line=" ".join(typed)))
     return None

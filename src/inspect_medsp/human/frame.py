@@ -69,10 +69,12 @@ class TurnFrame:
     index: int = 0
     """The stage's progress index now (0 for the first stage)."""
 
-    def where(self, title: str) -> str:
-        """The case's title and the stage now, for the line under the header."""
-        stage = f"stage {self.index + 1}: {self.stage}"
-        return f"{title} · {stage}" if title else stage.capitalize()
+    def where(self, title: str = "") -> str:
+        """The line under the header: the stage now, as a clinician model reads it
+        (``Current stage: <label>``; the model is told no stage number and no case title),
+        after the case's title when ``title`` is given (practice only: ``-M title=true``)."""
+        stage = f"Current stage: {self.stage}"
+        return f"{title} · {stage}" if title else stage
 
     def changes(self) -> str:
         """What the last turn changed, in words (empty on the first turn)."""

@@ -10,6 +10,7 @@ with one line saying what to bind instead.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import anyio
@@ -53,6 +54,16 @@ HUMAN_KEY = "medsp_human"
 """Where each reply's output metadata says a person wrote it, and who."""
 
 
+def show_title(value: object) -> bool | None:
+    """``-M title=...`` as a flag (None when it is not one): Inspect hands ``-M`` values
+    over parsed as YAML, so ``true`` is a bool, but a string may come from Python."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+        return value.strip().lower() in ("true", "yes")
+    return None
+
+
 class NotForAPerson(MedSPDataError):
     """A person was asked to play something other than the clinician's turns."""
 
@@ -75,12 +86,20 @@ class HumanClinician(LocalModelAPI):
     One screen at a time (:meth:`max_connections` is 1); no tokens are counted.
     """
 
-    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, model_name: str, *args: Any, title: object = False, **kwargs: Any) -> None:
         super().__init__(model_name, *args, **kwargs)
         problem = person_name_problem(model_name)
         if problem:
             raise PrerequisiteError(problem)
         self.person = person_name(model_name)
+        shown = show_title(title)
+        if shown is None:
+            raise PrerequisiteError(
+                f"-M title={title!r} is not accepted for medsp/{model_name}: title takes true "
+                "(practice: the case's title above each turn) or false (the default, as in "
+                "an exam: a clinician model is never told the title)"
+            )
+        self.title = shown
 
     async def generate(
         self,
@@ -109,7 +128,8 @@ class HumanClinician(LocalModelAPI):
         frame = turn_frame(turn)
         title = f"MedSP encounter · {self.person} · {self._case()}turn {turn}"
         title += f" of {frame.limit}" if frame.limit else ""
-        where = frame.where(case_title())
+        where = frame.where(case_title() if self.title else "")
+        asked = time.monotonic()
         with awaiting_human("question"), input_screen() as console:
             if console.quiet:
                 raise NotForAPerson(
@@ -141,7 +161,7 @@ class HumanClinician(LocalModelAPI):
                     console.print("")
                 if turn == 1:
                     door_note_again(console, page)
-                answer = ask_turn(console, lambda: history(input))
+                answer = ask_turn(console, lambda: history(input), instructions(input))
         if isinstance(answer, Stopped):
             PersonStop(
                 turn=turn,
@@ -149,14 +169,18 @@ class HumanClinician(LocalModelAPI):
                 how=answer.how,
                 speak=answer.speak,
                 actions=list(answer.actions),
+                unsent=answer.unsent,
+                seconds=time.monotonic() - asked,
             ).save(store())
             raise TerminateSampleError(
                 f"medsp/{self.model_name} stopped the encounter at turn {turn} ({answer.how})"
             )
-        answered(answer)
+        answered(answer, time.monotonic() - asked)
         text = json.dumps(answer.model_dump(), ensure_ascii=False)
         output = ModelOutput.from_content(model=f"medsp/{self.model_name}", content=text)
-        metadata = {HUMAN_KEY: {"person": self.person, "turn": turn}}
+        metadata: dict[str, Any] = {HUMAN_KEY: {"person": self.person, "turn": turn}}
+        if self.title:
+            metadata[HUMAN_KEY]["title_shown"] = True
         output.choices[0].message.metadata = dict(metadata)
         output.metadata = metadata
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)

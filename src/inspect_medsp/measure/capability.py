@@ -35,6 +35,9 @@ class Column:
         palette: Its colour scale's direction (None: not coloured).
         low: The colour scale's lowest value (None: Inspect's own).
         high: The colour scale's highest value (None: Inspect's own).
+        unit: The value's unit (None: a label of its own). With a unit the grid's column is
+            headed ``<key> (<unit>)``: the name the sample's header shows for the score
+            (Inspect's header shows the value key), with what the number counts.
     """
 
     key: str
@@ -42,6 +45,12 @@ class Column:
     palette: Palette | None = None
     low: float | None = None
     high: float | None = None
+    unit: str | None = None
+
+    @property
+    def heading(self) -> str:
+        """The grid's heading of the column: ``<key> (<unit>)``, else the label."""
+        return f"{self.key} ({self.unit})" if self.unit else self.label
 
 
 @dataclass(frozen=True)

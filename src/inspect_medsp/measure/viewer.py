@@ -4,7 +4,8 @@ samples grid, every score column labelled and coloured the way its capability sa
 Inspect's viewer (0.3.285) makes a column of every key of a score's value, shown whatever the
 configuration says, so a score's value holds its headlines alone and every other figure sits
 in its metadata (``figures``), where the report, ``MedspColumns`` and the Scoring tab read
-it: the demo with the audit and the four probes shows 7 score columns.
+it: the demo shows 4 score columns (the rubric's completion and the work-up's three), 10
+with the audit's two and the four probes (:data:`MAX_SCORE_COLUMNS` bounds them).
 
 Inspect stores this configuration in the log (``eval.viewer``) and changes nothing else: the
 score values, metrics and metadata are the same with or without it. Every task variant, and a
@@ -37,7 +38,7 @@ make ten."""
 
 
 def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:
-    labels = {c.key: c.label for cap in capabilities for c in cap.columns}
+    labels = {c.key: c.heading for cap in capabilities for c in cap.columns}
     for n in range(1, RESCORES_LISTED + 1):
         for cap in capabilities:
             if cap.rescore:

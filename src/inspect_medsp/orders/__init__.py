@@ -3,17 +3,21 @@ environment's reading, else the clinician's words) and its cost from a price tab
 shipped relative tiers, ``prices.yaml``, or a user's own). The work-up (``workup/``) scores
 with it; the encounter's turn summary marks each order with it."""
 
-from inspect_medsp.orders.categories import CATEGORIES, CATEGORY_NAMES, decide
+from inspect_medsp.orders.categories import CATEGORIES, CATEGORY_NAMES, UNCLASSIFIED, decide
 from inspect_medsp.orders.mark import category_name, mark, money
 from inspect_medsp.orders.prices import PriceTable, load_prices
+from inspect_medsp.orders.words import has_phrase, words
 
 __all__ = [
     "CATEGORIES",
     "CATEGORY_NAMES",
+    "UNCLASSIFIED",
     "PriceTable",
     "category_name",
     "decide",
+    "has_phrase",
     "load_prices",
     "mark",
     "money",
+    "words",
 ]

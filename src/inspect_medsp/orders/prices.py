@@ -3,8 +3,10 @@
 
 A table has a ``currency`` (the unit its costs are in), a ``source`` and ``year``, a cost
 per category and, optionally, a cost per name: an order whose words (or the environment's
-reading of them) hold a name is priced by the longest such name, else by its category. An
-order neither prices stays unpriced: counted and named, never priced at 0.
+reading of them) hold a name, as whole words (``orders/words.py``: ``CT`` prices "CT head"
+and "ct_scan", never "electrolytes"; a name may be a phrase, "cardiac MRI"), is priced by the
+longest such name, else by its category. An order neither prices stays unpriced: counted and
+named, never priced at 0.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.orders.categories import CATEGORIES
+from inspect_medsp.orders.words import has_phrase
 from inspect_medsp.record import fold
 
 DEFAULT_NAME = "prices.yaml"
@@ -40,8 +43,7 @@ class PriceTable(BaseModel):
     def price(self, order: str, reading: str, category: str) -> tuple[float | None, str]:
         """An order's cost and what priced it (``name: <name>``, ``category``), or ``(None,
         "")`` when nothing in the table prices it."""
-        words = f"{fold(order)} \n {fold(reading)}"
-        named = [n for n in self.names if fold(n) in words]
+        named = [n for n in self.names if has_phrase(order, n) or has_phrase(reading, n)]
         if named:
             name = max(named, key=len)
             return self.names[name], f"name: {name}"

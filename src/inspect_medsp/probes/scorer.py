@@ -32,7 +32,7 @@ from inspect_medsp.record import (
     numbered,
     unnumbered,
 )
-from inspect_medsp.scoring import judge_items
+from inspect_medsp.scoring import judge_items, of_the_baseline
 
 SCORER_NAME = PROBE_SCORER
 KIT = Kit(PROBE_SCORER, verb="probed", role=GRADER_ROLE)
@@ -138,14 +138,15 @@ def outcomes(before: list[Verdict], after: list[Verdict], aimed: set[int]) -> li
 
 @metric
 def probe_summary() -> Metric:
-    """Per probe, flips up and down and items re-graded, summed over encounters (from every
-    figure of each score, its metadata's ``figures``)."""
+    """Per probe, flips up and down and items re-graded, summed over the baseline's
+    encounters (from every figure of each score, its metadata's ``figures``; a patient
+    variant's encounters are left out, as the rubric's metrics leave them)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         totals: dict[str, float] = {}
         for s in scores:
             value = figures_of(s.score.value, s.score.metadata)
-            if value is None:
+            if value is None or not of_the_baseline(s):
                 continue
             for key, n in unnumbered(value, PROBE_KEYS).items():
                 if isinstance(n, int | float):

@@ -72,9 +72,16 @@ from inspect_medsp.record.score import (
     ScoreValue,
     Verdict,
     figures_of,
+    regrade_command,
 )
-from inspect_medsp.record.shards import Shard, ShardRecord, shard_folder
-from inspect_medsp.record.stop import GRADING_STOPPED, PersonStop, grading_of, stoppable_grading
+from inspect_medsp.record.shards import SHARDS_SUFFIX, MergedParts, Shard, ShardRecord, shard_folder
+from inspect_medsp.record.stop import (
+    GRADING_STOPPED,
+    GradingRegion,
+    PersonStop,
+    grading_of,
+    stoppable_grading,
+)
 from inspect_medsp.record.strategy_log import (
     Advice,
     BestOfNTurn,
@@ -130,6 +137,7 @@ __all__ = [
     "ROLE_NAMES",
     "SCORER",
     "SCORE_SCHEMA",
+    "SHARDS_SUFFIX",
     "SPECIALTIES",
     "TASK_SCHEMA",
     "ActionAssessment",
@@ -147,12 +155,14 @@ __all__ = [
     "Draft",
     "EndReason",
     "EnvironmentReply",
+    "GradingRegion",
     "ItemVerdict",
     "Line",
     "MatchedBy",
     "MedAgentsTurn",
     "MedspRun",
     "MedspSample",
+    "MergedParts",
     "NotMedSP",
     "PanelFormed",
     "PanelReading",
@@ -199,6 +209,7 @@ __all__ = [
     "parsed_run",
     "read_log",
     "reduced_samples",
+    "regrade_command",
     "render_checklist",
     "render_record",
     "rescore_number",

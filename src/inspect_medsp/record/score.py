@@ -9,6 +9,7 @@ the stored names live here and nowhere else. A score written before the models e
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
@@ -29,6 +30,17 @@ LEGACY_SCHEMA = 1
 """The version of a score whose metadata has no ``schema_version`` (written before 2)."""
 
 SCORER = "medsp_rubric"
+
+
+def regrade_command(log: str) -> str:
+    """The one command that grades (again) a log's encounters with the rubric scorer and
+    writes the grades into the log itself, asking nothing (it runs unattended: Inspect's
+    ``inspect score`` otherwise asks whether to overwrite or append, and without a terminal
+    stops with ``Aborted!``); ``log`` is quoted for a POSIX shell."""
+    return (
+        f"inspect score {shlex.quote(log)} --scorer inspect_medsp/{SCORER} "
+        "--action overwrite --overwrite"
+    )
 """The name of the MedSP score in ``sample.scores`` and the log's results."""
 
 DECIMALS = 3

@@ -80,6 +80,24 @@ class ShardRecord(BaseModel):
         return self.sizes[index - 1]
 
 
+class MergedParts(BaseModel):
+    """The parts a merged log holds (``medsp-report merge <run>.shards``), stored in its task
+    metadata (``medsp_merged``) in place of a part's ``medsp_shard``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    """How many parts the selection was split into (all of them are merged)."""
+    sizes: list[int]
+    """Scenarios of every part, in part order."""
+    selection: str
+    """SHA-256 of the full selection the parts were cut from (as each part records it)."""
+    logs: list[str]
+    """Each part's log that was merged, in part order (its path when merged)."""
+    folder: str
+    """The ``<run>.shards`` folder the parts were read from."""
+
+
 def shard_folder(path: str) -> tuple[str, str] | None:
     """``(<run>.shards, <K>)`` for a log at ``<run>.shards/<K>/<file>`` (a path or an
     ``s3://`` URL, kept in the form given), None for a log outside that layout."""

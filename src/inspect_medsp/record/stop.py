@@ -47,6 +47,13 @@ class PersonStop(BaseModel):
     sent: bool = False
     """Whether the turn had been sent to the patient and environment (a stop while the models
     answered it): it is then in the clinician's messages, though not a recorded turn."""
+    seconds: float | None = None
+    """The person's own time in the turn they stopped in (from its question to the stop, or
+    to sending it for a stop while the models answered it), which no recorded turn holds;
+    None during grading."""
+    unsent: str = ""
+    """A line the person had typed at a question and not entered (Enter not pressed) when
+    they stopped: typed, not sent; kept apart from ``speak`` and ``actions``."""
 
     def save(self, store: Store) -> None:
         """Keep the stop in the sample's store."""

@@ -15,7 +15,7 @@ from inspect_ai.model import GenerateConfig
 from pydantic import AliasGenerator, BaseModel, ConfigDict, Field
 
 from inspect_medsp.data import LoadReport
-from inspect_medsp.record.shards import ShardRecord
+from inspect_medsp.record.shards import MergedParts, ShardRecord
 
 TASK_SCHEMA = 2
 """Version of the task metadata this package writes. 2: written through
@@ -33,6 +33,7 @@ STORED_NAMES: dict[str, str] = {
     "strategy": "medsp_strategy",
     "specialties": "medsp_specialties",
     "shard": "medsp_shard",
+    "merged": "medsp_merged",
 }
 """The name each field is stored under (a field not listed is stored under its own name)."""
 
@@ -78,6 +79,8 @@ class TaskMetadata(BaseModel):
     """The specialties file whose labels the samples carry, if one was given."""
     shard: ShardRecord | None = None
     """The part of the selection this run holds (``-T shard=K/N``), None for a whole run."""
+    merged: MergedParts | None = None
+    """The parts this log merges (``medsp-report merge``), None for a log as it was run."""
 
     @classmethod
     def read(cls, metadata: Mapping[str, Any] | None) -> TaskMetadata | None:

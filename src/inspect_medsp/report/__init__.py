@@ -34,6 +34,7 @@ from inspect_medsp.report.head import HEAD
 from inspect_medsp.report.health import HEALTH
 from inspect_medsp.report.input_length import INPUT_LENGTH, bin_ranges, token_edges
 from inspect_medsp.report.leaderboard import LEADERBOARD, SHARED_SCENARIOS, leaderboard_table
+from inspect_medsp.report.merge import MERGE, merge, merged_location
 from inspect_medsp.report.paper_table import table_latex, table_markdown
 from inspect_medsp.report.problem import Problem
 from inspect_medsp.report.profile import PROFILE
@@ -54,6 +55,7 @@ __all__ = [
     "INSTALL_HINT",
     "LEADERBOARD",
     "MAX_INCHES",
+    "MERGE",
     "PALETTE",
     "PROFILE",
     "SHADES",
@@ -80,6 +82,8 @@ __all__ = [
     "find_logs",
     "finite",
     "leaderboard_table",
+    "merge",
+    "merged_location",
     "patient_sex",
     "points",
     "pooled_metrics",

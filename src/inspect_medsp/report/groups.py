@@ -162,12 +162,18 @@ def in_parts(group: GroupSummary, sets: Sequence[ShardSet]) -> None:
 
 
 def superseded_notes(sets: Sequence[ShardSet]) -> list[str]:
-    """One note per part logged more than once: which attempt is read."""
+    """One note per part logged more than once (which attempt is read), and per merged log
+    left out because its parts are read."""
     return [
         f"{s.location}: part {k}/{s.count} was logged {len(older) + 1} times; its newest "
         f"attempt ({s.parts[k].name}) is read, not {', '.join(older)}."
         for s in sets
         for k, older in sorted(s.superseded.items())
+    ] + [
+        f"{s.location}: its parts are read, not the log merged from them ({path}), which "
+        "holds the same samples."
+        for s in sets
+        for path in s.merged
     ]
 
 

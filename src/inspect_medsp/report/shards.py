@@ -39,6 +39,9 @@ class ShardSet(BaseModel):
     """The current (newest) attempt of each part found, by part number."""
     superseded: dict[int, list[str]] = Field(default_factory=dict)
     """Older attempts of a part, by part number (their paths)."""
+    merged: list[str] = Field(default_factory=list)
+    """Merged logs of these parts (``medsp-report merge``) also given, and not read: they
+    hold the same samples as the parts, which are read instead (no sample counts twice)."""
 
     @property
     def name(self) -> str:
@@ -133,6 +136,9 @@ def _shard(run: MedspRun) -> ShardRecord:
 def shard_sets(runs: Sequence[MedspRun]) -> tuple[list[MedspRun], list[ShardSet]]:
     """The runs to report (each part by its current attempt) and the shard sets they make.
 
+    A merged log (``medsp-report merge``) read with its own parts is left out (named in the
+    set's :attr:`ShardSet.merged`): the parts are read. Read alone, it is one whole run.
+
     Raises:
         ShardSetRefused: Logs of one set that differ in a setting the parts must share
             (:data:`SHARED`), or a part in the folder of another part number.
@@ -163,6 +169,16 @@ def shard_sets(runs: Sequence[MedspRun]) -> tuple[list[MedspRun], list[ShardSet]
                 found.superseded[k] = [r.path for r in ordered[:-1]]
         kept += found.parts.values()
         sets.append(found)
+    for found in sets:
+        selection = _shard(next(iter(found.parts.values()))).selection
+        copies = [
+            r
+            for r in kept
+            if r.task_metadata.merged is not None
+            and r.task_metadata.merged.selection == selection
+        ]
+        found.merged = [r.path for r in copies]
+        kept = [r for r in kept if all(r is not c for c in copies)]
     chosen = {id(r) for r in kept}
     return [r for r in runs if id(r) in chosen], sets
 

@@ -6,6 +6,7 @@ from inspect_medsp.scoring.metrics import (
     case_of,
     completion_summary,
     mean_ci,
+    of_the_baseline,
     percentile_interval,
     resampled_sums,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "judge_items",
     "mean_ci",
     "medsp_rubric",
+    "of_the_baseline",
     "percentile_interval",
     "resampled_sums",
     "small_samples",

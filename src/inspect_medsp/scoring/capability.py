@@ -32,7 +32,8 @@ def rubric_label(key: str) -> str:
 
 def _column(key: str) -> Column:
     if key in KEYS:  # completions: higher is better, from 0 to 1
-        return Column(key, rubric_label(key), palette="good-high", low=0, high=1)
+        unit = "share of items met" if key == "overall" else None
+        return Column(key, rubric_label(key), palette="good-high", low=0, high=1, unit=unit)
     return Column(key, rubric_label(key))
 
 

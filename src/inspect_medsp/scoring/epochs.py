@@ -79,6 +79,21 @@ def as_stored(reduced: Score, scores: list[Score]) -> Score:
     )
 
 
+def with_texts(reduced: Score, scores: list[Score]) -> Score:
+    """``reduced`` with each value key that some epoch gives as text (a figure withheld,
+    with its reason: the work-up's ``not_asked_for``) as the mean of the epochs that give a
+    number, else the first epoch's text: a reason never becomes a 0 in the mean."""
+    if not isinstance(reduced.value, dict):
+        return reduced
+    dicts = [s.value for s in scores if isinstance(s.value, dict)]
+    value = dict(reduced.value)
+    for key in {k for d in dicts for k, v in d.items() if isinstance(v, str)}:
+        numbers = [float(v) for d in dicts if isinstance(v := d.get(key), int | float)]
+        texts = [v for d in dicts if isinstance(v := d.get(key), str)]
+        value[key] = statistics.fmean(numbers) if numbers else texts[0]
+    return reduced.model_copy(update={"value": value})
+
+
 @score_reducer(name="epoch_mean")
 def epoch_mean() -> ScoreReducer:
     """Mean over a scenario's scored epochs; with two or more, also the standard deviation of
@@ -88,7 +103,8 @@ def epoch_mean() -> ScoreReducer:
     mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
-        return as_stored(reduce_figures([every_figure(s) for s in scores]), scores)
+        return as_stored(with_texts(reduce_figures([every_figure(s) for s in scores]), scores),
+                         scores)  # fmt: skip
 
     def reduce_figures(scores: list[Score]) -> Score:
         reduced = labelled_mean(mean(scores), sum(isinstance(s.value, dict) for s in scores))
@@ -108,4 +124,3 @@ def epoch_mean() -> ScoreReducer:
         return tidy(reduced.model_copy(update={"value": stable.stored()}))
 
     return reduce
-

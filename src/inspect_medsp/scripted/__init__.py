@@ -6,6 +6,13 @@ whole pipeline, from encounter to checklist to report, runs with no network and 
 
 from inspect_medsp.scripted.personas import PERSONAS, ContaminationPersona
 from inspect_medsp.scripted.provider import MODEL_NAME, ScriptedMedSP
-from inspect_medsp.scripted.recognise import plays
+from inspect_medsp.scripted.recognise import demo_records, plays
 
-__all__ = ["MODEL_NAME", "PERSONAS", "ContaminationPersona", "ScriptedMedSP", "plays"]
+__all__ = [
+    "MODEL_NAME",
+    "PERSONAS",
+    "ContaminationPersona",
+    "ScriptedMedSP",
+    "demo_records",
+    "plays",
+]

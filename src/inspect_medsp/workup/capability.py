@@ -14,8 +14,8 @@ from inspect_medsp.workup.section import WORKUP
 
 
 def workup_line(log: EvalLog) -> str | None:
-    """How many of the run's orders the newest work-up's price table left unpriced, when
-    any were."""
+    """How many of the run's orders the newest work-up's price table left unpriced, and how
+    many the category table could not place, when any were."""
     names = [r.scorer for r in log.reductions or []]
     newest = max(numbered_names(WORKUP_SCORER, names), default=None)
     if newest is None:
@@ -25,11 +25,17 @@ def workup_line(log: EvalLog) -> str | None:
         Workup.model_validate(s.metadata) for s in found if "unscored" not in (s.metadata or {})
     ]
     unpriced = sum(len(w.unpriced) for w in results)
+    uncategorised = sum(len(w.uncategorised) for w in results)
     if not unpriced:
         return None
+    placed = (
+        f"; {uncategorised} of them uncategorised, so the work-up's cost is a lower bound"
+        if uncategorised
+        else ""
+    )
     return (
         f"MedSP: {unpriced} order(s) the work-up's price table does not price (counted, "
-        "not priced: see the work-up's Scoring tab or -S prices=FILE)"
+        f"not priced: see the work-up's Scoring tab or -S prices=FILE){placed}"
     )
 
 
@@ -40,10 +46,20 @@ def _in_eval(judge: str, cache: bool) -> Scorer:
 WORKUP_CAPABILITY = Capability(
     name=WORKUP_SCORER,
     scorer=medsp_workup,
+    # not coloured: a run's scenarios differ clinically, so one colour scale across them
+    # would read a trauma case's costs as worse than a conversation's
     columns=(
-        Column("cost", "Work-up cost", palette="good-low", low=0),
-        Column("orders", "Orders"),
-        Column("not_asked_for", "Orders not asked for by the rubric", palette="good-low", low=0),
+        Column(
+            "cost",
+            "Work-up cost (priced orders only)",
+            unit="price-table units, priced orders only",
+        ),
+        Column("orders", "Orders", unit="orders"),
+        Column(
+            "not_asked_for",
+            "Orders not linked to a met item (not the same as wrong)",
+            unit="orders not linked to a met item",
+        ),
     ),
     headlines=("cost", "orders", "not_asked_for"),
     result=Workup,

@@ -65,6 +65,6 @@ def curve_chart(analysis: Analysis, rows: list[GroupWorkup], path: Path) -> Path
     ax.set_ylabel("share of rubric items met by the end of the turn")
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
-    ax.set_title("Items met by turn (from the turns the evidence cites)")
+    ax.set_title("Items met by turn (placed by the grader's quote, an order or the words)")
     ax.legend(loc="lower right", fontsize=8)
     return save(fig, path)

@@ -25,8 +25,13 @@ MEANING = (
     "Costs come from the price table named below. The shipped table is relative tiers by "
     "category (a tier of 4 is about twice a tier of 2), not a bill a hospital pays; bring "
     "your own prices with `inspect score LOG --scorer inspect_medsp/medsp_workup -S "
-    'prices=FILE --action append`. An order "not asked for by the rubric" is one no met '
-    "rubric item cites: the rubric did not ask for it, which is not the same as wrong."
+    "prices=FILE --action append`. An order the category table cannot place is "
+    "uncategorised and unpriced, so a cost with uncategorised orders is a lower bound. An "
+    'order "not asked for by the rubric" is one linked to no met rubric item, by the words '
+    "of the order and the item (and the grader's quote when it gives one; see "
+    "docs/workup.md): the rubric did not ask for it, which is not the same as wrong. Orders "
+    "whose link cannot be decided are left out of the share, and an encounter's share is "
+    "withheld when fewer than 80% of its orders could be decided."
 )
 
 
@@ -52,18 +57,37 @@ def workup_text(page: Page) -> list[str]:
         out += ["**The groups were priced in different currencies: their costs do not "
                 "compare.**", ""]  # fmt: skip
     out += [
-        "| group | encounters | cost per encounter (95% CI) | orders per encounter | not "
-        "asked for by the rubric | unsupported | unpriced | tokens per encounter | "
-        "completion (macro) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| group | encounters | cost per encounter (95% CI) | uncategorised | orders per "
+        "encounter | not asked for by the rubric (of decided orders) | undecided | "
+        "unsupported | unpriced | tokens per encounter | completion (macro) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         share = r.not_asked_share
-        asked = "-" if share is None else f"{r.not_asked_for} of {r.judged_orders} ({share:.0%})"
+        asked = (
+            r.share_withheld or "-"
+            if share is None
+            else f"{r.not_asked_for} of {r.judged_orders} ({share:.0%})"
+        )
         tokens = "-" if r.tokens is None else f"{r.tokens:,.0f}"
+        lower = " (lower bound)" if r.uncategorised else ""
         out.append(
-            f"| {r.label} | {r.encounters} | {_cost(r)} | {r.orders:.1f} | {asked} | "
-            f"{r.unsupported} | {r.unpriced} | {tokens} | {_num(r.completion, 3)} |"
+            f"| {r.label} | {r.encounters} | {_cost(r)}{lower} | {r.uncategorised} of "
+            f"{r.orders_total} ({r.uncategorised_share:.0%}) | {r.orders:.1f} | {asked} | "
+            f"{r.undecided} | {r.unsupported} | {r.unpriced} | {tokens} | "
+            f"{_num(r.completion, 3)} |"
+        )
+    out.append("")
+    for r in rows:
+        linked = ", ".join(f"{n} by {k}" for k, n in sorted(r.linked_by.items())) or "none"
+        placed = ", ".join(f"{n} by {k}" for k, n in sorted(r.items_placed.items())) or "none"
+        out.append(
+            f"- {r.label}: orders linked to a met item: {linked}; {r.undecided} undecided"
+            + (f"; share withheld in {r.withheld} encounter(s)" if r.withheld else "")
+            + f". Met items placed in a turn: {sum(r.items_placed.values())} of "
+            f"{r.items_met} ({placed})"
+            + (f"; curve withheld in {r.curves_withheld} encounter(s)" if r.curves_withheld else "")
+            + "."
         )
     out.append("")
     for r in rows:
@@ -81,6 +105,10 @@ def workup_text(page: Page) -> list[str]:
             f"![Completion against the cost of the work-up, one point per group]({FRONTIER})",
             "",
             f"![Share of rubric items met by the end of each turn, per group]({CURVE})",
+            "",
+            "Each met item is on the curve at the turn the grader's quote, an order that "
+            "serves it or the clinician's words place it; an item nothing places counts "
+            "from the last turn only (counts above).",
         ]
     differences = cost_differences(analysis)
     if differences:
@@ -105,18 +133,20 @@ def group_table(analysis: Analysis) -> Table:
     columns = [
         "group", "encounters", "without_workup", "currency", "cost_per_encounter",
         "cost_ci_low", "cost_ci_high", "cases", "orders_per_encounter", "not_asked_for",
-        "orders_with_verdicts", "not_asked_for_share", "unsupported", "unpriced",
+        "decided_orders", "not_asked_for_share", "share_withheld", "undecided_orders",
+        "uncategorised", "unsupported", "unpriced",
         "tokens_per_encounter", "macro_completion", *[f"items_met_turn_{t}" for t in
                                                        range(1, 1 + max(
             (len(r.curve) for r in group_rows(analysis)), default=0))],
     ]  # fmt: skip
     rows: list[list[Cell]] = []
     for r in group_rows(analysis):
-        width = len(columns) - 16
+        width = len(columns) - 19
         curve: list[Cell] = [*r.curve, *[None] * (width - len(r.curve))]
         rows.append([
             r.label, r.encounters, r.missing, r.currency, r.cost, r.cost_low, r.cost_high,
             r.cases, r.orders, r.not_asked_for, r.judged_orders, r.not_asked_share,
+            r.share_withheld, r.undecided, r.uncategorised,
             r.unsupported, r.unpriced, r.tokens, r.completion, *curve,
         ])  # fmt: skip
     return Table(name="workup", columns=columns, rows=rows)
@@ -127,7 +157,7 @@ def order_table(analysis: Analysis) -> Table:
     columns = [
         "group", "scenario", "epoch", "turn", "order", "reading", "category",
         "category_source", "cost", "currency", "priced_by", "status", "cited_by_items",
-        "pending_at_end",
+        "serves_items", "linked_by", "necessity", "pending_at_end",
     ]  # fmt: skip
     rows: list[list[Cell]] = []
     for group in analysis.groups:
@@ -137,7 +167,8 @@ def order_table(analysis: Analysis) -> Table:
                 rows.append([
                     group.label, sample.id, sample.epoch, o.turn, o.order, o.reading,
                     o.category, o.category_source, o.cost, result.currency, o.priced_by,
-                    o.status, cited, o.pending_at_end,
+                    o.status, cited, " ".join(str(n) for n in o.serves), "+".join(o.linked_by),
+                    o.necessity, o.pending_at_end,
                 ])  # fmt: skip
     return Table(name="workup_orders", columns=columns, rows=rows)
 

@@ -16,6 +16,7 @@ from inspect_medsp.report import Analysis
 from inspect_medsp.scoring import clustered_ratio
 from inspect_medsp.stats import Paired, Pairing, holm, paired_differences
 from inspect_medsp.workup.result import Workup
+from inspect_medsp.workup.tally import DECIDED_FLOOR
 
 
 class GroupWorkup(BaseModel):
@@ -36,9 +37,24 @@ class GroupWorkup(BaseModel):
     orders: float = 0.0
     """Mean orders per encounter."""
     not_asked_for: int = 0
-    """Orders no met rubric item cites (over encounters with rubric verdicts)."""
+    """Decided orders linked to no met rubric item (over encounters whose share is given)."""
     judged_orders: int = 0
-    """Orders of encounters with rubric verdicts (the share's denominator)."""
+    """Decided orders of encounters whose share is given (the share's denominator)."""
+    withheld: int = 0
+    """Encounters whose share was withheld (too few orders decided)."""
+    undecided: int = 0
+    """Orders whose link could not be decided, over every encounter with verdicts."""
+    linked_by: dict[str, int] = Field(default_factory=dict)
+    """Linked orders per signal (``quote``, ``words``)."""
+    items_met: int = 0
+    items_placed: dict[str, int] = Field(default_factory=dict)
+    """Met items placed in a turn, per signal (``quote``, ``order``, ``words``)."""
+    curves_withheld: int = 0
+    """Encounters whose curve was withheld (too few met items placed)."""
+    uncategorised: int = 0
+    """Orders the category table could not place."""
+    orders_total: int = 0
+    """Every order of the group's worked-up encounters."""
     unsupported: int = 0
     unpriced: int = 0
     completion: float | None = None
@@ -51,12 +67,35 @@ class GroupWorkup(BaseModel):
 
     @property
     def not_asked_share(self) -> float | None:
-        return self.not_asked_for / self.judged_orders if self.judged_orders else None
+        """The share of decided orders not linked to a met item; None when withheld."""
+        if self.share_withheld or not self.judged_orders:
+            return None
+        return self.not_asked_for / self.judged_orders
+
+    @property
+    def share_withheld(self) -> str:
+        """Why the group's share is withheld (one line), or empty when it is given."""
+        if self.withheld and not self.judged_orders:
+            return (
+                f"withheld: in every encounter with verdicts ({self.withheld}) fewer than "
+                f"{DECIDED_FLOOR:.0%} of the orders could be linked or ruled out"
+            )
+        return ""
+
+    @property
+    def uncategorised_share(self) -> float:
+        return self.uncategorised / self.orders_total if self.orders_total else 0.0
 
 
 def worked_up(samples: Sequence[MedspSample]) -> list[tuple[MedspSample, Workup]]:
     """The samples with a work-up, each with it."""
     return [(s, w) for s in samples if (w := s.result(Workup)) is not None]
+
+
+def _add(into: dict[str, int], counts: dict[str, int]) -> dict[str, int]:
+    for key, n in counts.items():
+        into[key] = into.get(key, 0) + n
+    return into
 
 
 def _curve(results: Sequence[Workup]) -> list[float]:
@@ -79,6 +118,12 @@ def group_rows(analysis: Analysis) -> list[GroupWorkup]:
         mean = clustered_ratio([w.cost for w in results], [1.0] * len(results),
                                [s.case_id for s, _ in found])  # fmt: skip
         judged = [w for w in results if w.not_asked_for is not None]
+        verdicts = [w for w in results if w.necessity == "" or w.necessity.startswith("withheld")]
+        linked_by: dict[str, int] = {}
+        placed: dict[str, int] = {}
+        for w in verdicts:
+            _add(linked_by, w.linked_by)
+            _add(placed, w.items_placed)
         tokens = [sum(s.tokens.values()) for s, _ in found if s.tokens]
         rows.append(
             GroupWorkup(
@@ -92,7 +137,15 @@ def group_rows(analysis: Analysis) -> list[GroupWorkup]:
                 cases=mean.cases,
                 orders=sum(len(w.orders) for w in results) / len(results),
                 not_asked_for=sum(w.not_asked_for or 0 for w in judged),
-                judged_orders=sum(len(w.orders) for w in judged),
+                judged_orders=sum(len(w.orders) - w.orders_undecided for w in judged),
+                withheld=sum(w.necessity.startswith("withheld") for w in results),
+                undecided=sum(w.orders_undecided for w in verdicts),
+                linked_by=linked_by,
+                items_met=sum(w.items_met for w in verdicts),
+                items_placed=placed,
+                curves_withheld=sum(w.curve_note.startswith("withheld") for w in results),
+                uncategorised=sum(len(w.uncategorised) for w in results),
+                orders_total=sum(len(w.orders) for w in results),
                 unsupported=sum(len(w.unsupported) for w in results),
                 unpriced=sum(len(w.unpriced) for w in results),
                 completion=group.metrics.get("macro"),

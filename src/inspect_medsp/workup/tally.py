@@ -1,14 +1,14 @@
 """The work-up of one recorded encounter, computed from its record alone: each order's
-category and cost, which met rubric items cite it (through the evidence tracing the
-checklist does, ``record/evidence.py``), when each category was first ordered and the share
-of items met by the end of each turn."""
+category and cost, which met rubric items it serves (by the words of both, ``link.py``, and
+by the grader's quote traced as the checklist traces it, ``record/evidence.py``), when each
+category was first ordered and the share of items met by the end of each turn."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from inspect_medsp.orders import PriceTable
+from inspect_medsp.orders import UNCLASSIFIED, PriceTable
 from inspect_medsp.record import (
     LABELS,
     NO_EVIDENCE,
@@ -20,6 +20,7 @@ from inspect_medsp.record import (
     fold,
     source,
 )
+from inspect_medsp.workup.link import OrderLink, Rubric, answers, link_order, said_turns
 from inspect_medsp.workup.result import Order, Workup
 
 _WHOSE = {label: whose for whose, label in LABELS.items()}
@@ -42,18 +43,77 @@ def cited_line(evidence: str, lines: Sequence[Line]) -> tuple[int | None, Line |
     return turn, source(text, pool)
 
 
-def _pending_at_end(actions: Sequence[ActionRecord], i: int) -> bool:
+DECIDED_FLOOR = 0.8
+"""The share of orders not asked for is given only when at least this share of the orders
+could be decided (linked to a met item, or sharing nothing with one)."""
+PLACED_FLOOR = 0.5
+"""The curve is given only when at least this share of the met items could be placed in a
+turn."""
+
+
+def _pending_at_end(actions: Sequence[ActionRecord], i: int, traj: Trajectory) -> bool:
+    """Whether a pending order is still pending at the end: no later order of the same
+    reading was carried out, and no later result, reading or state event answers it."""
     action = actions[i]
     if action.status != "pending":
         return False
     same = {fold(action.raw), fold(action.interpreted_action)} - {""}
     later = actions[i + 1 :]
-    return not any(
+    if any(
         a.turn > action.turn
         and a.status == "executed"
         and ({fold(a.raw), fold(a.interpreted_action)} & same)
         for a in later
-    )
+    ):
+        return False
+    reports = [
+        text
+        for turn in traj.turns
+        if turn.index > action.turn
+        for text in (*turn.environment.feedback, *turn.environment.events)
+    ]
+    return not any(answers(action.raw, action.interpreted_action, r) for r in reports)
+
+
+def _quotes(
+    verdicts: Sequence[Verdict], lines: Sequence[Line], actions: Sequence[ActionRecord]
+) -> tuple[dict[int, list[int]], dict[int, int]]:
+    """The orders each met item's quote traces to and the turn each quote places its item."""
+    cites: dict[int, list[int]] = {}
+    turns: dict[int, int] = {}
+    for verdict in verdicts:
+        if not verdict.met:
+            continue
+        turn, line = cited_line(verdict.evidence, lines)
+        if turn is not None:
+            turns[verdict.number] = turn
+        if line is None or line.whose != "did":
+            continue
+        at = next(
+            (i for i, a in enumerate(actions) if a.turn == line.turn and a.raw == line.text), None
+        )
+        if at is not None:
+            cites.setdefault(at, []).append(verdict.number)
+    return cites, turns
+
+
+def _place(
+    traj: Trajectory,
+    rubric: Rubric,
+    quoted: dict[int, int],
+    links: Sequence[OrderLink],
+    actions: Sequence[ActionRecord],
+) -> dict[int, tuple[int, str]]:
+    """Each met item's turn and what placed it: the quote's turn, else the first order that
+    serves it, else the clinician's words."""
+    placed: dict[int, tuple[int, str]] = {n: (t, "quote") for n, t in quoted.items()}
+    for action, link in zip(actions, links, strict=True):
+        for n in link.serves:
+            placed.setdefault(n, (action.turn, "order"))
+    said = [(turn.index, turn.clinician.speak) for turn in traj.turns if turn.clinician.speak]
+    for n, turn in said_turns(said, rubric).items():
+        placed.setdefault(n, (turn, "words"))
+    return {n: p for n, p in placed.items() if n in rubric.met}
 
 
 def tally(
@@ -64,6 +124,8 @@ def tally(
     items: int,
     missing: str = "",
     classifier: str | None = None,
+    model_links: dict[int, list[int]] | None = None,
+    linker: str | None = None,
 ) -> Workup:
     """The work-up of the encounter ``traj``.
 
@@ -77,27 +139,33 @@ def tally(
         items: The rubric's number of items.
         missing: Why there are no verdicts.
         classifier: The grading model that classified the orders, if one did.
+        model_links: The items a linking model gave each order it answered for (by its
+            index in ``traj.action_log``); the others are linked by their words.
+        linker: The linking model, if one linked.
     """
     actions = traj.action_log
-    lines = encounter_lines(traj)
-    cites: dict[int, list[int]] = {}
-    met_turns: list[int | None] = []
-    for verdict in verdicts or []:
-        if not verdict.met:
-            continue
-        turn, line = cited_line(verdict.evidence, lines)
-        met_turns.append(turn)
-        if line is None or line.whose != "did":
-            continue
-        at = next(
-            (i for i, a in enumerate(actions) if a.turn == line.turn and a.raw == line.text), None
-        )
-        if at is not None:
-            cites.setdefault(at, []).append(verdict.number)
-    orders: list[Order] = []
     if len(categories) != len(actions):
         raise ValueError(f"{len(categories)} categories for {len(actions)} orders")
-    for i, (action, (category, how)) in enumerate(zip(actions, categories, strict=True)):
+    have = verdicts is not None
+    found = list(verdicts or [])
+    cites, quoted = _quotes(found, encounter_lines(traj), actions)
+    rubric = Rubric.of({v.number: v.text for v in found}, [v.number for v in found if v.met])
+    links = [
+        link_order(
+            a.raw,
+            a.interpreted_action,
+            rubric,
+            cites.get(i, []),
+            None if model_links is None else model_links.get(i),
+        )
+        if have
+        else OrderLink((), (), "unknown")
+        for i, a in enumerate(actions)
+    ]
+    orders: list[Order] = []
+    for i, (action, (category, how), link) in enumerate(
+        zip(actions, categories, links, strict=True)
+    ):
         cost, priced_by = table.price(action.raw, action.interpreted_action, category)
         orders.append(
             Order(
@@ -110,7 +178,10 @@ def tally(
                 cost=cost,
                 priced_by=priced_by,
                 cited_by=sorted(cites.get(i, [])),
-                pending_at_end=_pending_at_end(actions, i),
+                serves=list(link.serves),
+                linked_by=list(link.by),
+                necessity=link.necessity,
+                pending_at_end=_pending_at_end(actions, i, traj),
             )
         )
     by_category: dict[str, int] = {}
@@ -123,14 +194,44 @@ def tally(
             cost_by_category[order.category] = (
                 cost_by_category.get(order.category, 0.0) + order.cost
             )
-    have = verdicts is not None
+    linked = [o for o in orders if o.necessity == "linked"]
+    undecided = [o for o in orders if o.necessity == "undecided"]
+    not_linked = [o for o in orders if o.necessity == "not_linked"]
+    linked_by: dict[str, int] = {}
+    for order in linked:
+        for signal in order.linked_by:
+            linked_by[signal] = linked_by.get(signal, 0) + 1
+    decided = len(linked) + len(not_linked)
+    necessity = missing if not have else ""
+    if have and orders and decided < DECIDED_FLOOR * len(orders):
+        necessity = (
+            f"withheld: {decided} of {len(orders)} orders could be linked or ruled out "
+            f"({len(undecided)} undecided), fewer than {DECIDED_FLOOR:.0%}"
+        )
+    met = sorted(rubric.met)
+    placed = _place(traj, rubric, quoted, links, actions) if have else {}
+    placed_by: dict[str, int] = {}
+    for _turn, signal in placed.values():
+        placed_by[signal] = placed_by.get(signal, 0) + 1
+    unplaced = len(met) - len(placed)
     turns = traj.turn_count
-    traced = [t for t in met_turns if t is not None]
-    curve = (
-        [round(sum(t <= n for t in traced) / items, 4) for n in range(1, turns + 1)]
-        if have and items
-        else []
-    )
+    curve: list[float] = []
+    curve_note = "" if have else missing
+    if have and items and met and len(placed) < PLACED_FLOOR * len(met):
+        curve_note = (
+            f"withheld: {len(placed)} of {len(met)} met items could be placed in a turn, "
+            f"fewer than {PLACED_FLOOR:.0%}"
+        )
+    elif have and items:
+        curve = [
+            round((sum(t <= n for t, _ in placed.values()) + unplaced * (n == turns)) / items, 4)
+            for n in range(1, turns + 1)
+        ]
+        if unplaced:
+            curve_note = (
+                f"{unplaced} of {len(met)} met items could not be placed in a turn: counted "
+                "from the last turn only"
+            )
     return Workup(
         orders=orders,
         currency=table.currency,
@@ -140,12 +241,21 @@ def tally(
         by_category=by_category,
         cost_by_category=cost_by_category,
         first_turn=first_turn,
-        not_asked_for=sum(not o.cited_by for o in orders) if have else None,
-        necessity="" if have else missing,
+        not_asked_for=len(not_linked) if have and not necessity else None,
+        necessity=necessity,
+        orders_linked=len(linked),
+        orders_undecided=len(undecided),
+        linked_by=linked_by,
+        items_met=len(met),
+        items_placed=placed_by,
+        items_unplaced=unplaced if have else 0,
+        curve_note=curve_note,
+        uncategorised=[o.order for o in orders if o.category in (UNCLASSIFIED, "unclassified")],
         unsupported=[o.order for o in orders if o.status == "unsupported"],
         pending_at_end=[o.order for o in orders if o.pending_at_end],
         items=items,
         curve=curve,
-        untraced=len(met_turns) - len(traced),
+        untraced=sum(1 for n in met if n not in quoted),
         classify=classifier,
+        link=linker,
     )
