@@ -99,6 +99,10 @@ def planted_recall(path: Path = PLANTED, held_out: bool = False) -> Recall:
             for f in findings
             if not any(f.start < end and start < f.end for start, end in spans)
         ]
+        if not entry["planted"]:  # a look-alike line: clinical text with no identifier
+            recall.lookalikes += 1
+            if findings:
+                recall.lookalikes_flagged.append(line)
     return recall
 
 
@@ -161,7 +165,8 @@ def held_out_recall(root: Path) -> Recall:
     texts: dict[Path, str] = {}
     found_in: dict[Path, list[list[tuple[int, int]]]] = {}
     recall = Recall()
-    for sub in case_folders(root):
+    cases = root / "cases" if (root / "cases").is_dir() else root
+    for sub in case_folders(cases):
         if not is_case(sub):
             continue
         case = read_case(sub)
@@ -226,26 +231,63 @@ def held_out_recall(root: Path) -> Recall:
     return recall
 
 
+HELD_OUT_KINDS = {
+    "name": "name",
+    "date": "date",
+    "address": "street address",
+    "postcode": "postcode",
+    "age_over_89": "age over 89",
+    "device_serial": "device serial number",
+    "email": "e-mail address",
+    "insurance_number": "account number",
+    "licence_or_account_number": "account number",
+    "ip_address": "ip address",
+    "phone": "phone number",
+    "record_number": "record number",
+    "vehicle_plate": "vehicle plate",
+    "url": "url",
+    "facility": "facility",
+}
+"""The held-out labels' kinds as ``check``'s kinds, to set the two tables side by side (a
+kind not here keeps its own row)."""
+
+
 def held_out_table(recall: Recall, tuning: Recall) -> str:
     """Recall by kind on the held-out set beside the tuning set's, and both false alarms."""
     rows = [
-        "| kind | tuning: planted | found | recall | held out: labelled | found | recall |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| kind | tuning: planted | found | recall | held out: labelled as | labelled | found "
+        "| recall |",
+        "|---|---:|---:|---:|---|---:|---:|---:|",
     ]
+    held: dict[str, list[str]] = defaultdict(list)
+    for kind in sorted(recall.planted):
+        held[HELD_OUT_KINDS.get(kind, kind)].append(kind)
 
-    def cells(r: Recall, kind: str) -> str:
-        n = r.planted[kind]
-        return f"{n} | {r.found[kind]} | {r.found[kind] / n:.0%}" if n else "- | - | -"
+    def tuning_cells(kind: str) -> str:
+        n = tuning.planted[kind]
+        return f"{n} | {tuning.found[kind]} | {tuning.found[kind] / n:.0%}" if n else "- | - | -"
 
-    kinds = list(LOOKS_FOR) + sorted(k for k in recall.planted if k not in LOOKS_FOR)
-    for kind in kinds:
-        if tuning.planted[kind] or recall.planted[kind]:
-            rows.append(f"| {kind} | {cells(tuning, kind)} | {cells(recall, kind)} |")
+    def held_cells(kind: str) -> str:
+        labels = held.get(kind, [])
+        n = sum(recall.planted[k] for k in labels)
+        if not n:
+            return "- | - | - | -"
+        found = sum(recall.found[k] for k in labels)
+        return f"{', '.join(labels)} | {n} | {found} | {found / n:.0%}"
+
+    for kind in [*LOOKS_FOR, *sorted(k for k in held if k not in LOOKS_FOR)]:
+        if tuning.planted[kind] or kind in held:
+            rows.append(f"| {kind} | {tuning_cells(kind)} | {held_cells(kind)} |")
     (tf, tp), (hf, hp) = tuning.total, recall.total
-    rows.append(f"| all | {tp} | {tf} | {tf / tp:.0%} | {hp} | {hf} | {hf / hp:.0%} |")
+    rows.append(f"| all | {tp} | {tf} | {tf / tp:.0%} | | {hp} | {hf} | {hf / hp:.0%} |")
     rows.append(
-        f"| false alarms per 1,000 words | {tuning.alarms_per_1000_words:.1f} | | | "
+        f"| false alarms per 1,000 words | {tuning.alarms_per_1000_words:.1f} | | | | "
         f"{recall.alarms_per_1000_words:.1f} | | |"
+    )
+    rows.append(
+        f"| look-alikes flagged | {len(tuning.lookalikes_flagged)} of {tuning.lookalikes} "
+        "lines | | | | "
+        f"{len(recall.lookalikes_flagged)} of {recall.lookalikes} | | |"
     )
     return "\n".join(rows)
 

@@ -242,7 +242,7 @@ def test_the_held_out_measurement_runs_and_counts_what_a_user_would(tmp_path: Pa
     assert held.lookalikes == 1 and held.lookalikes_flagged == []
     assert held.extra == [] and held.words > 1000
     table = held_out_table(held, planted_recall())
-    assert "| phone | - | - | - | 1 | 1 | 100% |" in table
+    assert "| phone number | 15 | 15 | 100% | phone | 1 | 1 | 100% |" in table
     assert "| all |" in table and "false alarms per 1,000 words" in table
 
 
