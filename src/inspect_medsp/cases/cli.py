@@ -2,8 +2,9 @@
 
 ``new DIR/CASE`` writes the commented template; ``check DIR`` lists every problem, one line
 each; ``demo DIR`` writes the bundled demo's cases in the case format; ``draft VIGNETTE --model
-M --out DIR/CASE`` drafts a case from a de-identified vignette. Exit 0 when all went well, 1
-when a case has problems or could not be written, 2 for a usage error.
+M --out DIR/CASE`` drafts a case from a de-identified vignette; ``upgrade DIR`` rewrites what a
+set says in an earlier form of the format (stage headings), showing the diff first. Exit 0
+when all went well, 1 when a case has problems or could not be written, 2 for a usage error.
 """
 
 from __future__ import annotations
