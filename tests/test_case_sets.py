@@ -106,6 +106,10 @@ def test_runs_of_different_sets_are_separate_named_rows_with_nothing_replaced(
         "your cases: democases, 3 cases",
         "your cases: othercases, 2 cases",
     ]
+    # each set is ranked apart: every set's best group is 1, however the sets scored
+    assert [row["rank"] for row in rows] == ["1", "1", "1"]
+    leaderboard_text = (out / "report.md").read_text(encoding="utf-8")
+    assert "Each case set is ranked apart" in leaderboard_text
     for name, row in by_set.items():
         assert row["logs"] == "1" and row["metrics_source"] == "log", row
         assert SCRIPTED in row["group"] and name in row["group"]
@@ -170,3 +174,27 @@ def test_a_set_edited_between_runs_is_another_set(tmp_path: Path) -> None:
     sets = {r["case_set"] for r in rows}
     assert sets == {"your cases: mine, 3 cases", "your cases: mine, 2 cases"}
     assert len({r["group"] for r in rows}) == 2
+
+
+def test_two_sets_of_one_name_say_where_they_differ(tmp_path: Path) -> None:
+    """Same folder name and number of cases, one rubric edited: each label names its digest
+    and the first file in which it differs from the other, and each is ranked in its set."""
+    cases = tmp_path / "mine"
+    write_demo(cases)
+    first = _eval(medsp_custom(cases=str(cases), judge=SCRIPTED), tmp_path / "logs" / "1")
+    _add_items(cases / "demo_bad_news", ["Offers a cup of tea"])
+    second = _eval(medsp_custom(cases=str(cases), judge=SCRIPTED), tmp_path / "logs" / "2")
+    assert _macro(first) != _macro(second)
+    out = tmp_path / "report"
+    assert main([str(tmp_path / "logs"), "--out", str(out)]) == 0
+    rows = _leaderboard(out)
+    assert [r["rank"] for r in rows] == ["1", "1"]
+    digests = {r["case_set_revision"] for r in rows}
+    assert len(digests) == 2
+    for row in rows:
+        own = row["case_set_revision"]
+        [other] = digests - {own}
+        assert (
+            f"your cases: mine, 3 cases [digest {own}; differs from {other} first at "
+            "demo_bad_news/rubric.yaml]" in row["group"]
+        ), row["group"]

@@ -120,3 +120,22 @@ def test_a_duplicate_field_of_case_yaml_is_named_too(case: Path) -> None:
     [problem] = check_set(case.parent).problems
     assert problem.file.startswith(f"{case.as_posix()}/case.yaml:")
     assert "'status:' appears again" in problem.line()
+
+
+@pytest.mark.parametrize("name", ["case.yaml", "rubric.yaml"])
+def test_a_tab_in_yaml_says_replace_it_with_spaces(tmp_path: Path, name: str) -> None:
+    case = tmp_path / "set" / "mycase"
+    new_case(case)
+    path = case / name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(
+        n for n, line in enumerate(lines) if line.startswith("  ") and line.strip()[:1] != "#"
+    )
+    lines[at] = "\t" + lines[at].lstrip()
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    said = [p.line() for p in check_set(case.parent).problems if p.stops_a_run]
+    assert said == [
+        f"{path.as_posix()}:{at + 1}: a tab (column 1): YAML does not read tabs as "
+        "indentation; fix: replace the tab with spaces (two spaces a level, as the template "
+        "does)"
+    ]

@@ -1,6 +1,6 @@
 """Identifiers caught before they leave: what ``medsp-cases check`` finds (recall per kind on
 a planted set, false alarms on the demo cases and the published rubrics, the figures
-docs/identifier-recall.md gives), and a custom set with findings refused at load for a remote
+docs/identifiers.md gives), and a custom set with findings refused at load for a remote
 model unless the user acknowledges it, which the log records."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from bench.identifiers_bench import (
     demo_alarms,
+    held_out_recall,
+    held_out_table,
     planted_recall,
     published_findings,
     published_line,
@@ -24,35 +26,40 @@ from inspect_medsp.cases.write import write_demo
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.record.read import read_log
 
-# the measured figures, on a page of their own that the README's "Your own cases" links
-FIGURES = (Path(__file__).parents[1] / "docs" / "identifier-recall.md").read_text(encoding="utf-8")
+README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+DOC = (Path(__file__).parents[1] / "docs" / "identifiers.md").read_text(encoding="utf-8")
+HELD_OUT = Path(__file__).parent / "fixtures" / "heldout" / "identifiers"
 LEAK = "\n- **Next of kin:** daughter, Priya Raman, mobile 07700 900457.\n"
 
 
-def test_planted_identifiers_are_found_as_the_docs_say() -> None:
+def test_planted_identifiers_are_found_as_the_doc_says() -> None:
     recall = planted_recall()
     found, planted = recall.total
-    assert planted >= 60
-    assert recall_table(recall) in FIGURES
+    assert planted >= 150
+    assert recall_table(recall) in DOC
+    assert "docs/identifiers.md" in README
     assert found / planted >= 0.95, recall.missed
     for kind, n in recall.planted.items():
         assert recall.found[kind] / n >= 0.9, (kind, recall.missed)
-    held_found, held_planted = planted_recall(held_out=True).total
-    assert f"{held_found} of the {held_planted} identifiers" in FIGURES
+    # the look-alike lines of the tuning set: what the doc says is flagged there
+    assert f"{len(recall.extra)} findings cover no planted identifier in {recall.words}" in (
+        " ".join(DOC.split())
+    )
 
 
 def test_the_demo_cases_declare_their_names_and_flag_nothing() -> None:
     alarms, lines = demo_alarms()
     assert alarms == [] and lines > 400
-    assert f"no finding in the {lines} lines of the demo cases" in FIGURES
+    assert f"no finding in the {lines} lines of the demo cases" in DOC
 
 
 def test_false_alarms_on_the_published_rubrics_are_what_the_docs_say(upstream: Path) -> None:
     found = published_findings(upstream)
     assert found.texts > 30_000
-    assert published_line(found) in " ".join(FIGURES.split())
-    # no pattern misfires on clinical numbers: what is found there is a name or a contact
-    assert set(found.by_kind) <= {"name", "phone number", "e-mail address"}
+    assert published_line(found) in " ".join(DOC.split())
+    # no pattern misfires on clinical numbers: what is found there is a name, a contact, a
+    # web address or the one 95-year-old a rubric describes
+    assert set(found.by_kind) <= {"name", "phone number", "e-mail address", "url", "age over 89"}
 
 
 @pytest.mark.parametrize(
@@ -157,3 +164,98 @@ def test_an_estimate_of_a_set_with_findings_sends_nothing_and_is_not_refused(
     cases = _leaky_set(tmp_path)
     selection = from_task("medsp_custom", {"cases": str(cases)})
     assert len(selection.records) == 3
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "text"),
+    [
+        ("Hosp No. RJ0048271 on the letter.", "record number", "RJ0048271"),
+        ("UR number 1029384 at the new hospital.", "record number", "1029384"),
+        ("Medicare card 2123 45670 1.", "account number", "2123 45670 1"),
+        ("Her mobile is 0412 345 678.", "phone number", "0412 345 678"),
+        ("Write to aoife.b[at]example.org please.", "e-mail address", "example.org"),
+        ("Lindenstraße 14, 10117 Berlin", "street address", "Lindenstraße 14"),
+        ("Lindenstraße 14, 10117 Berlin", "postcode", "10117 Berlin"),
+        ("12 rue de la Paix, 75002 Paris", "street address", "rue de la Paix"),
+        ("Fitzroy VIC 3065", "postcode", "VIC 3065"),
+        ("Eircode D02 X285", "postcode", "D02 X285"),
+        ("It began on Christmas Eve 2021.", "date", "Christmas Eve 2021"),
+        ("Last seen in June 2024.", "date", "June 2024"),
+        ("Interpreter Nguyễn Thị Hoa came.", "name", "Nguyễn Thị Hoa"),
+        ("Seen by Dr Rafał Kowalczyk today.", "name", "Rafał Kowalczyk"),
+        ("Seen by Dr Aoife Ní Bhriain today.", "name", "Aoife Ní Bhriain"),
+        ("Husband at home; Siobhan (daughter) visits.", "name", "Siobhan"),
+        ("A 94-year-old woman.", "age over 89", "94-year-old"),
+        ("Moved to Kingfisher Ward.", "facility", "Kingfisher Ward"),
+        ("See https://example.org/forum for more.", "url", "https://example.org/forum"),
+        ("Logged in from 192.168.14.201.", "ip address", "192.168.14.201"),
+        ("Car registration KX19 PZT.", "vehicle plate", "KX19 PZT"),
+        ("Pacemaker serial number PJN204719R.", "device serial number", "PJN204719R"),
+    ],
+)
+def test_the_kinds_issue_43_names_are_found_whole(line: str, kind: str, text: str) -> None:
+    """Each as a privacy officer looks for it, found whole (not cut at a letter: "Rafa")."""
+    found = [(f.kind, f.text) for f in find(line)]
+    assert any(k == kind and text in t for k, t in found), found
+
+
+def test_look_alikes_the_issue_names_are_not_flagged() -> None:
+    for line in (
+        "Left arm weakness, likely Todd's paresis, resolved.",
+        "Bilirubin mildly raised; known Gilbert's, no further work-up.",
+        "Grew up in rural Victoria and moved to the city.",
+        "She was born 6 weeks early and spent a month in special care.",
+        "Takes the Yasmin pill; no other medicines.",
+        "The Stroke Unit and the District General Hospital share a CT scanner.",
+        "Heart rate is 96 and she is 93% saturated.",
+    ):
+        assert find(line) == [], (line, find(line))
+
+
+def _held_out_like(root: Path) -> Path:
+    """A held-out set in the shape the blind author writes: cases and labels.yaml."""
+    cases = root / "heldout"
+    write_demo(cases)
+    patient = cases / "demo_anaphylaxis" / "patient" / "01_patient.md"
+    patient.write_text(
+        patient.read_text(encoding="utf-8")
+        + "\nHer neighbour Bronwyn Ellis rang 0412 345 678; she was seen for Todd's paresis.\n"
+        + "A hidden record: file ref QQ-never-found.\n",
+        encoding="utf-8",
+    )
+    labels = {
+        "identifiers": [
+            {"file": "demo_anaphylaxis/patient/01_patient.md", "text": "Bronwyn Ellis",
+             "kind": "name"},
+            {"file": "demo_anaphylaxis/patient/01_patient.md", "text": "0412 345 678",
+             "kind": "phone"},
+            {"file": "demo_anaphylaxis/patient/01_patient.md", "text": "QQ-never-found",
+             "kind": "record number"},
+        ],
+        "lookalikes": [
+            {"file": "demo_anaphylaxis/patient/01_patient.md", "text": "Todd's paresis"},
+        ],
+    }
+    import yaml
+
+    (cases / "labels.yaml").write_text(yaml.safe_dump(labels), encoding="utf-8")
+    return cases
+
+
+def test_the_held_out_measurement_runs_and_counts_what_a_user_would(tmp_path: Path) -> None:
+    held = held_out_recall(_held_out_like(tmp_path))
+    assert held.planted == {"name": 1, "phone": 1, "record number": 1}
+    assert held.found == {"name": 1, "phone": 1}
+    assert held.missed == ["record number: QQ-never-found (demo_anaphylaxis/patient/01_patient.md)"]
+    assert held.lookalikes == 1 and held.lookalikes_flagged == []
+    assert held.extra == [] and held.words > 1000
+    table = held_out_table(held, planted_recall())
+    assert "| phone number | 15 | 15 | 100% | phone | 1 | 1 | 100% |" in table
+    assert "| all |" in table and "false alarms per 1,000 words" in table
+
+
+@pytest.mark.skipif(not HELD_OUT.is_dir(), reason="the held-out set is not in this checkout")
+def test_the_held_out_figures_are_what_the_doc_says() -> None:
+    held = held_out_recall(HELD_OUT)
+    assert held.total[1] > 0 and held.unplaced == [], held.unplaced
+    assert held_out_table(held, planted_recall()) in DOC

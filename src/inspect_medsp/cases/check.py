@@ -9,7 +9,7 @@ from inspect_medsp.cases.content import identifiers, leaks
 from inspect_medsp.cases.layout import CASE_FILE
 from inspect_medsp.cases.problems import Problem, shown
 from inspect_medsp.cases.read import CaseFiles, is_case, read_case
-from inspect_medsp.cases.stages import stage_faults
+from inspect_medsp.cases.stages import legacy_headings, stage_faults
 
 
 @dataclass
@@ -19,6 +19,8 @@ class SetCheck:
     folder: Path
     cases: list[CaseFiles] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What is read but written in an earlier form of the format (not a problem)."""
 
     @property
     def drafts(self) -> list[CaseFiles]:
@@ -77,12 +79,24 @@ def check_set(folder: Path, content: bool = True) -> SetCheck:
                     file=shown(sub),
                     kind="not_a_case",
                     message=f"holds no {CASE_FILE} and no packet folder: not a case",
-                    fix="move it out of the set, or make it a case (medsp-cases new "
-                    f"{shown(sub)})",
+                    fix=f"move it out of the set, or make it a case (medsp-cases new {shown(sub)})",
                 )
             )
             continue
         case = read_case(sub)
+        old = [
+            r
+            for scenario in case.scenarios
+            for r in legacy_headings(scenario)
+            if r.old.lstrip().startswith("#")
+        ]
+        if old:
+            n = len(old)
+            result.notes.append(
+                f"{shown(Path(old[0].file))}:{old[0].line}: note: {n} stage heading"
+                f"{'' if n == 1 else 's'} in an earlier form (\"{old[0].old}\"), read as "
+                f"\"{old[0].new}\"...; to rewrite them: medsp-cases upgrade {shown(folder)}"
+            )
         faults = [f for scenario in case.scenarios for f in stage_faults(scenario)]
         for where, fault in faults:
             at = f"{shown(Path(where))}:{fault.line}" if fault.line else shown(Path(where))

@@ -3,7 +3,9 @@
 ``new DIR/CASE`` writes the commented template; ``check DIR`` lists every problem, one line
 each; ``demo DIR`` writes the bundled demo's cases in the case format; ``draft VIGNETTE --model
 M --out DIR/CASE`` drafts a case from a de-identified vignette (refused, unless ``--identifiers
-allow``, when it holds likely identifiers and the model connects off this machine). Exit 0
+allow``, when it holds likely identifiers and the model connects off this machine); ``upgrade
+DIR`` rewrites what a set says in an earlier form of the format (stage headings), showing the
+diff first. Exit 0
 when all went well, 1 when a case has problems or could not be written, 2 for a usage error.
 """
 
@@ -65,6 +67,8 @@ NEW = Command(
     arguments=_new_arguments,
     run=lambda args: _new(Path(args.case)),
 )
+
+
 def _check_description() -> str:
     from inspect_medsp.cases.identify import CANNOT_SEE, LOOKS_FOR
 
@@ -108,7 +112,24 @@ DRAFT = Command(
     arguments=_draft_arguments,
     run=lambda args: _draft(args.vignette, args.model, Path(args.out), args.identifiers),
 )
-COMMANDS: tuple[Command, ...] = (NEW, CHECK, DEMO, SHOW, DRAFT)
+
+
+def _upgrade_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", metavar="DIR", help="a folder of case folders, or one case")
+    p.add_argument("--yes", action="store_true", help="write the changes shown without asking")
+
+
+UPGRADE = Command(
+    name="upgrade",
+    help="rewrite stage headings of an earlier case format (shows the diff first)",
+    description="Rewrite what a set says in an earlier form of the case format into the "
+    "current one (today: stage headings such as '## State 1 of 3 - initial_assessment (09:05)' "
+    "become '## 0 initial_assessment (09:05)'), changing nothing else. The diff is printed "
+    "first; the files are written when you answer y, or at once with --yes.",
+    arguments=_upgrade_arguments,
+    run=lambda args: _upgrade(Path(args.folder), args.yes),
+)
+COMMANDS: tuple[Command, ...] = (NEW, CHECK, DEMO, SHOW, DRAFT, UPGRADE)
 """Every subcommand of ``medsp-cases``."""
 
 
@@ -151,8 +172,36 @@ def _check(folder: Path) -> int:
     result = check_set(folder)
     for problem in result.problems:
         print(problem.line())
+    for note in result.notes:
+        print(note)
     print(result.summary())
     return 1 if result.problems else 0
+
+
+def _upgrade(folder: Path, yes: bool) -> int:
+    from inspect_medsp.cases.upgrade import planned_upgrades, write_upgrades
+
+    if not folder.is_dir():
+        raise MedSPDataError(f"{shown(folder)}: not a folder; give the folder of your cases")
+    upgrades = planned_upgrades(folder)
+    if not upgrades:
+        print(f"{shown(folder)}: nothing in an earlier form; nothing to change")
+        return 0
+    for upgrade in upgrades:
+        print(upgrade.diff(), end="")
+    n = len(upgrades)
+    files = f"{n} file{'' if n == 1 else 's'}"
+    if not yes:
+        if not sys.stdin.isatty():
+            print(f"{files} would change; nothing written (run again with --yes to write)")
+            return 0
+        answer = input(f"write these changes to {files}? [y/N] ").strip().lower()
+        if answer not in {"y", "yes"}:
+            print("nothing written")
+            return 0
+    write_upgrades(upgrades)
+    print(f"upgraded {files}; then: {PROG} check {shown(folder)}")
+    return 0
 
 
 def _check_variant(path: Path) -> int:

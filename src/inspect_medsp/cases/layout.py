@@ -49,6 +49,12 @@ def strip_comments(text: str) -> str:
     return _COMMENT.sub("", text)
 
 
+def blank_comments(text: str) -> str:
+    """``text`` without its ``<!-- ... -->`` notes, each other line where it was (so a line
+    number found in it is the line an editor shows)."""
+    return _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
 def _as_text(value: object) -> object:
     """YAML reads ``age: 42`` as a number; an age is kept as the author wrote it."""
     return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value

@@ -7,15 +7,31 @@ words in a case (``not_names.txt``: months, common words, clinical eponyms, plac
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from importlib.resources import files
 
-_UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+
+def _letters(category: str) -> str:
+    """Every letter of ``category`` (Lu, Ll) in Latin-1, Latin Extended-A and -B and Latin
+    Extended Additional, as the inside of a character class: Łódź, Nguyễn, Ní, Ó."""
+    chars = (
+        chr(c)
+        for start, stop in ((0xC0, 0x250), (0x1E00, 0x1F00))
+        for c in range(start, stop)
+        if unicodedata.category(chr(c)) == category
+    )
+    return "".join(re.escape(c) for c in chars)
+
+
+UPPER, LOWER = "A-Z" + _letters("Lu"), "a-z" + _letters("Ll")
+"""Capital and small Latin letters, any Latin script (a character class's inside)."""
+_UP, _LOW = UPPER, LOWER
 NAME_PATTERN = (
     rf"(?:[{_UP}]['\u2019](?=[{_UP}]))?[{_UP}][{_LOW}]+(?:[{_UP}][{_LOW}]+)?"
     rf"(?:-[{_UP}]?[{_LOW}]+)*"
 )
-"""A capitalised name (O'Brien, MacLeod, Jean-Luc), without a possessive 's."""
+"""A capitalised name (O'Brien, MacLeod, Jean-Luc, Rafał, Nguyễn), without a possessive 's."""
 NAME = re.compile(NAME_PATTERN)
 
 MIN_LETTERS = 3

@@ -110,7 +110,8 @@ def is_case(folder: Path) -> bool:
 
 
 def read_text(case: CaseFiles, path: Path) -> str | None:
-    """A file's text if it is UTF-8, else None with a ``not_utf8`` problem."""
+    """A file's text if it is UTF-8 (its line endings as ``\n``), else None with a
+    ``not_utf8`` problem."""
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")
@@ -123,6 +124,8 @@ def read_text(case: CaseFiles, path: Path) -> str | None:
             "save the file as UTF-8 (in most editors: Save As, encoding UTF-8)",
         )
         return None
+    # Windows (\r\n) and old Mac (\r) line endings are read as \n: no role reads a \r
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     case.texts[path] = text
     return text
 

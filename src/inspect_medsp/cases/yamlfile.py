@@ -80,6 +80,18 @@ def compose(text: str) -> tuple[Node | None, list[Fault]]:
         line = mark.line + 1 if mark is not None else 1
         lines = text.splitlines()
         source = lines[line - 1] if 0 < line <= len(lines) else ""
+        if "\t" in source or ("\t" in text and "tab" in str(err).lower()):
+            at = line if "\t" in source else next(
+                (n for n, text_line in enumerate(lines, 1) if "\t" in text_line), line
+            )
+            column = (lines[at - 1].index("\t") + 1) if 0 < at <= len(lines) else 1
+            return None, [
+                Fault(
+                    at,
+                    f"a tab (column {column}): YAML does not read tabs as indentation",
+                    "replace the tab with spaces (two spaces a level, as the template does)",
+                )
+            ]
         item = source.strip().removeprefix("-").strip()
         why = START_CHARS.get(item[:1])
         if why is None and item.count('"') % 2:

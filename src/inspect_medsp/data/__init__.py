@@ -1,4 +1,10 @@
-from inspect_medsp.data.caseset import CaseSet, custom_set, published_set, sets_named
+from inspect_medsp.data.caseset import (
+    CaseSet,
+    custom_set,
+    first_difference,
+    published_set,
+    sets_named,
+)
 from inspect_medsp.data.dataset import (
     METADATA_KEY,
     LoadReport,
@@ -83,6 +89,7 @@ __all__ = [
     "data_revision_unused",
     "discover_scenario_ids",
     "examinee_text",
+    "first_difference",
     "join_packet",
     "load_records",
     "load_rubrics",

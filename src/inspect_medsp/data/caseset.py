@@ -34,6 +34,9 @@ class CaseSet(BaseModel):
     """Cases in the whole set (custom; before ``-T scenarios`` picked some)."""
     drafts: list[str] = Field(default_factory=list)
     """Cases of a custom set not yet reviewed by a clinician (``status: draft``)."""
+    files: dict[str, str] = Field(default_factory=dict)
+    """Each file of a custom set (path in the folder) and the start of its SHA-256, so two
+    sets of one name can say where they first differ (empty in logs written before)."""
 
     @property
     def custom(self) -> bool:
@@ -68,17 +71,36 @@ def published_set(name: str, data_revision: str | None, rubric_revision: str | N
     return CaseSet(kind="published", name=name, revision=revision)
 
 
-def folder_digest(folder: Path) -> str:
-    """SHA-256 over every file of ``folder`` (hidden ones left out), path and bytes, in path
-    order: the same files give the same digest wherever the folder is."""
-    digest = hashlib.sha256()
+def _files(folder: Path) -> list[tuple[str, bytes]]:
+    """Every file of ``folder`` (hidden ones left out), in path order, with its SHA-256."""
+    found: list[tuple[str, bytes]] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         relative = path.relative_to(folder)
         if any(part.startswith(".") for part in relative.parts):
             continue
-        digest.update(relative.as_posix().encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        found.append((relative.as_posix(), hashlib.sha256(path.read_bytes()).digest()))
+    return found
+
+
+def folder_digest(folder: Path) -> str:
+    """SHA-256 over every file of ``folder`` (hidden ones left out), path and bytes, in path
+    order: the same files give the same digest wherever the folder is."""
+    digest = hashlib.sha256()
+    for relative, file_digest in _files(folder):
+        digest.update(relative.encode("utf-8") + b"\0")
+        digest.update(file_digest)
     return digest.hexdigest()[:DIGEST_CHARS]
+
+
+def first_difference(a: CaseSet, b: CaseSet) -> str | None:
+    """The first file (in path order) that one of two custom sets holds and the other holds
+    otherwise or not at all, or None when neither recorded its files."""
+    if not a.files or not b.files:
+        return None
+    for path in sorted(set(a.files) | set(b.files)):
+        if a.files.get(path) != b.files.get(path):
+            return path
+    return None
 
 
 def custom_set(folder: Path, cases: int, drafts: list[str]) -> CaseSet:
@@ -89,6 +111,7 @@ def custom_set(folder: Path, cases: int, drafts: list[str]) -> CaseSet:
         revision=folder_digest(folder),
         cases=cases,
         drafts=sorted(drafts),
+        files={path: digest.hex()[:DIGEST_CHARS] for path, digest in _files(folder)},
     )
 
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from inspect_medsp.data import BASELINE, CaseSet
+from inspect_medsp.data import BASELINE, CaseSet, first_difference
 from inspect_medsp.preflight import is_person, person_label
 from inspect_medsp.record import KEYS, MedspRun, MedspSample
 from inspect_medsp.report.pool_check import pooling_warning
@@ -209,11 +209,16 @@ def group_labels(runs: Sequence[MedspRun]) -> dict[GroupKey, str]:
 
 
 def _set_name(case_set: CaseSet, sets: Iterable[CaseSet]) -> str:
-    """The set's label, with its revision when another set has the same label."""
-    same = [s for s in sets if s.label == case_set.label]
-    if len(same) > 1 and case_set.revision:
-        return f"{case_set.label} [{case_set.revision}]"
-    return case_set.label
+    """The set's label; when another set has the same label, with its digest and the first
+    file in which it differs from the other ("your cases: mine, 3 cases [digest 1a2b...;
+    differs from 9f8e... first at dka/rubric.yaml]")."""
+    same = list({s.key: s for s in sets if s.label == case_set.label}.values())
+    if len(same) < 2 or not case_set.revision:
+        return case_set.label
+    other = next(s for s in sorted(same, key=lambda s: s.key) if s.key != case_set.key)
+    where = first_difference(case_set, other)
+    differs = f"; differs from {other.revision} first at {where}" if where else ""
+    return f"{case_set.label} [digest {case_set.revision}{differs}]"
 
 
 def run_labels(runs: Sequence[MedspRun]) -> dict[str, str]:

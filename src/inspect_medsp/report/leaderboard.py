@@ -11,6 +11,7 @@ from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.record import KEYS, MedspSample
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.files import Cell, Table, csv_file
+from inspect_medsp.report.groups import GroupSummary
 from inspect_medsp.report.paper_table import paper_files
 from inspect_medsp.report.section import Page, Section
 from inspect_medsp.report.text import esc, pct, points, seconds, table, with_ci
@@ -35,6 +36,17 @@ def shared_macro(samples: Sequence[MedspSample], ids: set[str]) -> dict[str, flo
             cases = [case_of(sid) for sid, _ in sorted(per_id.items())]
             out["macro_ci_low"], out["macro_ci_high"] = mean_ci(values, cases)
     return out
+
+
+def set_ranks(analysis: Analysis) -> list[int]:
+    """Each group's rank within its case set (the groups come set by set, best first): runs of
+    different sets are ranked apart, each set's best group 1."""
+    ranks: list[int] = []
+    seen: dict[str, int] = defaultdict(int)
+    for g in analysis.groups:
+        seen[g.case_set.key] += 1
+        ranks.append(seen[g.case_set.key])
+    return ranks
 
 
 def leaderboard(page: Page) -> list[str]:
@@ -62,11 +74,16 @@ def leaderboard(page: Page) -> list[str]:
     out.append("")
     header = ["#", "Clinician", "Strategy", "Judge", "Scenarios scored", "Macro (95% CI)",
               "Micro (95% CI)", *COMPETENCIES, "Time / turn", "Health"]  # fmt: skip
-    marks = leader_marks(analysis.comparisons, [g.label for g in analysis.groups])
+    marks: dict[str, str] = {}
+    for members in _by_set(analysis).values():
+        marks.update(leader_marks(analysis.comparisons, [g.label for g in members]))
     if marks:
         header.insert(6, "vs #1 (paired)")
+    several = len({g.case_set.key for g in analysis.groups}) > 1
+    if several:
+        header.insert(1, "Case set")
     rows = []
-    for rank, g in enumerate(analysis.groups, start=1):
+    for rank, g in zip(set_ranks(analysis), analysis.groups, strict=True):
         m = g.metric
         rows.append(
             [
@@ -85,7 +102,15 @@ def leaderboard(page: Page) -> list[str]:
         )
         if marks:
             rows[-1].insert(6, marks.get(g.label, "not compared"))
+        if several:
+            rows[-1].insert(1, esc(g.case_set.label))
     out += table(header, rows)
+    if several:
+        out += [
+            "Each case set is ranked apart (# counts from 1 in each set, and vs #1 is that "
+            "set's leader): a scenario id of one set is not the same case in another.",
+            "",
+        ]
     if marks:
         out += [
             '"vs #1 (paired)": the difference from the leader on the scenarios both scored '
@@ -97,6 +122,13 @@ def leaderboard(page: Page) -> list[str]:
     if analysis.notes:
         out.append("")
     return out
+
+
+def _by_set(analysis: Analysis) -> dict[str, list[GroupSummary]]:
+    sets: dict[str, list[GroupSummary]] = defaultdict(list)
+    for g in analysis.groups:
+        sets[g.case_set.key].append(g)
+    return sets
 
 
 def leader_marks(rows: Sequence[Comparison], groups: Sequence[str]) -> dict[str, str]:
@@ -189,7 +221,7 @@ def leaderboard_table(analysis: Analysis) -> Table:
         "health_flagged", "seconds_per_turn",
     ]  # fmt: skip
     rows: list[list[Cell]] = []
-    for rank, g in enumerate(analysis.groups, start=1):
+    for rank, g in zip(set_ranks(analysis), analysis.groups, strict=True):
         rows.append(
             [
                 rank, g.label, g.case_set.label, g.case_set.kind, g.case_set.revision,
