@@ -817,6 +817,31 @@ def test_every_never_rule_fails_on_a_planted_import(broken: Never) -> None:
     assert any(f.endswith(f": never ({broken.name})") for f in found), found
 
 
+WORKED_EXAMPLE = REPO / "tests" / "support" / "orders"
+"""The worked example of the recipe "Add a measurement" (docs/architecture.md)."""
+
+
+def test_the_recipes_worked_example_passes_as_a_slice_of_the_package() -> None:
+    """Copied into ``src/`` as a slice on the measurements' floor (that of ``workup/``), the
+    worked example breaks no floor, face or never rule: it imports only faces."""
+    slice_name = "inspect_medsp.clinician_orders"
+    package = dict(MODULES)
+    for file in sorted(WORKED_EXAMPLE.glob("*.py")):
+        source = file.read_text(encoding="utf-8").replace("tests.support.orders", slice_name)
+        is_init = file.name == "__init__.py"
+        name = slice_name if is_init else f"{slice_name}.{file.stem}"
+        path = "clinician_orders/" + ("" if is_init else file.name)
+        package[name] = Module(name, path, is_init, source)
+    floors = {**FLOOR, "clinician_orders/": FLOOR["workup/"]}
+    assert [i.target for i in imports(package[f"{slice_name}.orders"], package) if i.ours]
+    found = [
+        *layer_violations(package, floors),
+        *(f for r in NEVER for f in never_violations(r, package) if "clinician_orders/" in f),
+        *(f for f in third_party_violations(package, THIRD_PARTY) if "clinician_orders/" in f),
+    ]
+    assert not [f for f in found if f.startswith("clinician_orders/")], "\n".join(found)
+
+
 def test_importing_the_package_needs_no_optional_extra() -> None:
     """matplotlib and markdown_it are the ``report`` extra's, pandas the ``analysis`` extra's:
     importing the package, its tasks, its command line and every face imports none of them
