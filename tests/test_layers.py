@@ -199,11 +199,12 @@ def private_inspect(module: Module) -> Iterator[tuple[int, str]]:
     """Each import of one of Inspect's private modules (``inspect_ai._util.zipfile``,
     ``inspect_ai.log._file``, ``from inspect_ai import _eval``): line and module."""
     for node in nodes(module.source):
-        names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
             names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        else:
+            continue
         for name in names:
             top, *rest = name.split(".")
             if top == "inspect_ai" and any(part.startswith("_") for part in rest):
