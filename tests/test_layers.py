@@ -443,7 +443,7 @@ def test_the_map_has_a_row_for_every_part_of_the_package() -> None:
 def test_each_never_rule_names_parts_that_exist() -> None:
     """A rule forbids parts (never a single file: a file's neighbours would pass) and binds
     parts or, as "every module but", the one part or file it leaves out."""
-    assert len(NEVER) >= 9, f"the table '{NEVER_HEADING}' lost rules: {[r.name for r in NEVER]}"
+    assert len(NEVER) >= 10, f"the table '{NEVER_HEADING}' lost rules: {[r.name for r in NEVER]}"
     names = [rule.name for rule in NEVER]
     assert len(set(names)) == len(names), f"two rules share a name: {names}"
     for rule in NEVER:
@@ -711,78 +711,84 @@ def appended(path: str, source: str) -> dict[str, Module]:
     return {**MODULES, found.name: Module(found.name, path, found.package, found.source + source)}
 
 
+PLANTED = [
+    (
+        planted("stats/planted.py", "from inspect_medsp.human import run_started\n"),
+        "stats is numpy only",
+        "stats/planted.py:1 imports human/",
+    ),
+    (
+        planted("stats/planted.py", "def later() -> None:\n    import inspect_medsp.scripted\n"),
+        "stats is numpy only",
+        "stats/planted.py:2 imports scripted/",
+    ),
+    (
+        planted("stats/planted.py", "from inspect_medsp.encounter import Encounter\n"),
+        "stats is numpy only",
+        "stats/planted.py:1 imports encounter/",
+    ),
+    (
+        planted("hooks/planted.py", "from inspect_medsp.scoring import MIN_CASES\n"),
+        "no seam names a measurement",
+        "hooks/planted.py:1 imports scoring/",
+    ),
+    (
+        planted("orders/planted.py", "from inspect_medsp.preflight import RunContext\n"),
+        "an order is its words",
+        "orders/planted.py:1 imports preflight/",
+    ),
+    (
+        appended("analysis.py", "\nfrom inspect_medsp.estimate import BILL\n"),
+        "analysis reads the records",
+        "analysis.py:{line} imports estimate/",
+    ),
+    (
+        planted("report/planted.py", "from inspect_medsp.workup import WORKUP\n"),
+        "the core names no measurement",
+        "report/planted.py:1 imports workup/",
+    ),
+    (
+        planted("record/planted.py", "from inspect_medsp.measure import Kit\n"),
+        "the record knows no scorer or engine",
+        "record/planted.py:1 imports measure/",
+    ),
+    (
+        appended("tasks.py", "\nfrom inspect_medsp.audit import AUDIT\n"),
+        "the task names only the rubric",
+        "tasks.py:{line} imports audit/",
+    ),
+    (
+        appended("_registry.py", "\nfrom inspect_medsp.hooks import add_lines\n"),
+        "the hooks come with a MedSP task",
+        "_registry.py:{line} imports hooks/",
+    ),
+    (
+        planted("report/planted.py", "import inspect_ai._util.zipfile\n"),
+        "only _inspect.py imports Inspect's private modules",
+        "report/planted.py:1 imports inspect_ai._util.zipfile",
+    ),
+    (
+        planted("data/planted.py", "from inspect_ai.log._file import read_eval_log\n"),
+        "only _inspect.py imports Inspect's private modules",
+        "data/planted.py:1 imports inspect_ai.log._file",
+    ),
+    (
+        planted("record/planted.py", "from inspect_ai import _eval\n"),
+        "only _inspect.py imports Inspect's private modules",
+        "record/planted.py:1 imports inspect_ai._eval",
+    ),
+    (
+        planted("calls/planted.py", "import sys\n\nframe = sys._getframe(1)\n"),
+        "only the run context reads Inspect's frames",
+        "calls/planted.py:3 reads a frame",
+    ),
+]
+"""Each planted module or import, the rule it breaks, and the finding (``{line}``: the
+appended line)."""
+
+
 @pytest.mark.parametrize(
-    ("package", "name", "found"),
-    [
-        (
-            planted("stats/planted.py", "from inspect_medsp.human import run_started\n"),
-            "stats is numpy only",
-            "stats/planted.py:1 imports human/",
-        ),
-        (
-            planted(
-                "stats/planted.py", "def later() -> None:\n    import inspect_medsp.scripted\n"
-            ),
-            "stats is numpy only",
-            "stats/planted.py:2 imports scripted/",
-        ),
-        (
-            planted("stats/planted.py", "from inspect_medsp.encounter import Encounter\n"),
-            "stats is numpy only",
-            "stats/planted.py:1 imports encounter/",
-        ),
-        (
-            planted("hooks/planted.py", "from inspect_medsp.scoring import MIN_CASES\n"),
-            "no seam names a measurement",
-            "hooks/planted.py:1 imports scoring/",
-        ),
-        (
-            planted("orders/planted.py", "from inspect_medsp.preflight import RunContext\n"),
-            "an order is its words",
-            "orders/planted.py:1 imports preflight/",
-        ),
-        (
-            appended("analysis.py", "\nfrom inspect_medsp.estimate import BILL\n"),
-            "analysis reads the records",
-            "analysis.py:{line} imports estimate/",
-        ),
-        (
-            planted("report/planted.py", "from inspect_medsp.workup import WORKUP\n"),
-            "the core names no measurement",
-            "report/planted.py:1 imports workup/",
-        ),
-        (
-            planted("record/planted.py", "from inspect_medsp.measure import Kit\n"),
-            "the record knows no scorer or engine",
-            "record/planted.py:1 imports measure/",
-        ),
-        (
-            appended("tasks.py", "\nfrom inspect_medsp.audit import AUDIT\n"),
-            "the task names only the rubric",
-            "tasks.py:{line} imports audit/",
-        ),
-        (
-            planted("report/planted.py", "import inspect_ai._util.zipfile\n"),
-            "only _inspect.py imports Inspect's private modules",
-            "report/planted.py:1 imports inspect_ai._util.zipfile",
-        ),
-        (
-            planted("data/planted.py", "from inspect_ai.log._file import read_eval_log\n"),
-            "only _inspect.py imports Inspect's private modules",
-            "data/planted.py:1 imports inspect_ai.log._file",
-        ),
-        (
-            planted("record/planted.py", "from inspect_ai import _eval\n"),
-            "only _inspect.py imports Inspect's private modules",
-            "record/planted.py:1 imports inspect_ai._eval",
-        ),
-        (
-            planted("calls/planted.py", "import sys\n\nframe = sys._getframe(1)\n"),
-            "only the run context reads Inspect's frames",
-            "calls/planted.py:3 reads a frame",
-        ),
-    ],
-    ids=lambda v: v if isinstance(v, str) else "",
+    ("package", "name", "found"), PLANTED, ids=[found.split(": ")[0] for _, _, found in PLANTED]
 )
 def test_a_planted_import_breaks_its_named_rule(
     package: dict[str, Module], name: str, found: str
