@@ -667,7 +667,7 @@ def test_matplotlib_planted_in_data_fails(source: str) -> None:
     ],
 )
 def test_a_planted_import_of_another_parts_private_module_fails(source: str, private: str) -> None:
-    """The report's row allows ``record/``, but only through its face."""
+    """The report stands above ``record/``, but imports it only through its face."""
     assert not layer_violations(MODULES, FLOOR)
     line = source.count("\n", 0, source.index("from inspect_medsp")) + 1
     assert layer_violations(planted("report/planted.py", source), FLOOR) == [
