@@ -1,13 +1,15 @@
 """The package's imports follow the floors ``docs/architecture.md`` states: downward and
-through the face. No circles, nothing imports upward, a part imports only the parts its row of
-the table allows and only through their faces (a package's ``__init__.py``: its other modules
-are private to it), a module never imports its own part's face, the table allows parts and
-never a single file, and a third-party package is imported only where the third-party table
-names it.
+through the face, and never against one of its named rules. No circles, a part imports only
+parts on lower floors and only through their faces (a package's ``__init__.py``: its other
+modules are private to it), a module never imports its own part's face, each "never" rule (the
+promises the document makes: the report's core names no measurement, ``stats/`` is numpy only,
+only ``_inspect.py`` imports Inspect's private modules ...) holds, and a third-party package is
+imported only where the third-party table names it.
 
 The rules are read from the document's tables, so the map a newcomer reads and the code cannot
-drift apart: a new part without a row, an import its row does not allow, an import of another
-part's private module, or a row allowing a part above it or a single file fails here.
+drift apart: a new part without a row (its floor), an import of a part on its own floor or
+above, an import of another part's private module, or an import a rule forbids fails here, and
+the failure names the rule.
 
 Nothing hides an import from these checks: a relative import is resolved to the module it
 names (ruff's TID252 bans them too), and an import by string (``importlib.import_module``,
@@ -35,6 +37,7 @@ PACKAGE = REPO / "src" / "inspect_medsp"
 MAP = REPO / "docs" / "architecture.md"
 PYPROJECT = REPO / "pyproject.toml"
 TABLE_HEADING = "## What each part may import"
+NEVER_HEADING = "## What a part never imports"
 THIRD_PARTY_HEADING = "## Third-party packages by part"
 PATH = re.compile(r"`([\w/]+(?:\.py|/))`")
 NAME = re.compile(r"`(\w+)`")
@@ -44,6 +47,14 @@ OPEN_TO_ALL = {"inspect_ai", "pydantic", "pydantic_core"} | set(sys.stdlib_modul
 
 BY_STRING = {"import_module", "__import__"}
 """The names that import a module from a string."""
+
+FRAME_READS = {"_getframe", "currentframe", "f_back", "f_locals"}
+"""The names through which a module reads the call stack's frames (``sys._getframe``,
+``inspect.currentframe``, ``inspect.stack``, a frame's ``f_back`` and ``f_locals``)."""
+
+KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {}
+"""(rule, module) pairs that break a rule today, each with why it is let pass for now. Empty
+it when the reason is gone: an exception that no longer occurs fails the rule's test too."""
 
 
 @dataclass(frozen=True)
@@ -179,11 +190,66 @@ def by_string(module: Module) -> Iterator[int]:
             yield node.lineno
 
 
-class Row:
-    """One row of the table: its parts, and the parts or modules they may import."""
+def private_inspect(module: Module) -> Iterator[tuple[int, str]]:
+    """Each import of one of Inspect's private modules (``inspect_ai._util.zipfile``,
+    ``inspect_ai.log._file``, ``from inspect_ai import _eval``): line and module."""
+    for node in nodes(module.source):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        else:
+            continue
+        for name in names:
+            top, *rest = name.split(".")
+            if top == "inspect_ai" and any(part.startswith("_") for part in rest):
+                yield node.lineno, name
+                break
 
-    def __init__(self, floor: int, parts: list[str], allowed: list[str], text: str) -> None:
-        self.floor, self.parts, self.allowed, self.text = floor, parts, allowed, text
+
+def frame_reads(module: Module) -> Iterator[int]:
+    """The lines of ``module`` that read the call stack's frames."""
+    for node in nodes(module.source):
+        if (
+            (isinstance(node, ast.Attribute) and node.attr in FRAME_READS)
+            or (
+                isinstance(node, ast.Attribute)
+                and node.attr in {"stack", "getouterframes"}
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "inspect"
+            )
+            or (
+                isinstance(node, ast.ImportFrom)
+                and node.module in {"sys", "inspect"}
+                and any(a.name in FRAME_READS | {"stack"} for a in node.names)
+            )
+        ):
+            yield node.lineno
+
+
+class Row:
+    """One row of the floor table: its floor and its parts."""
+
+    def __init__(self, floor: int, parts: list[str], text: str) -> None:
+        self.floor, self.parts, self.text = floor, parts, text
+
+
+@dataclass(frozen=True)
+class Never:
+    """One rule of the "never" table: these parts (or every module but these) never import
+    those parts, Inspect's private modules or Inspect's frames."""
+
+    name: str
+    parts: tuple[str, ...]
+    every_module_but: bool
+    targets: tuple[str, ...]
+    inspect_private: bool
+    frames: bool
+    promise: str
+
+    def binds(self, module: Module, modules: Mapping[str, Module]) -> bool:
+        """Whether the rule holds ``module`` to it."""
+        return covers(list(self.parts), module, modules) != self.every_module_but
 
 
 def section(heading: str, text: str | None = None) -> str:
@@ -200,11 +266,28 @@ def table(heading: str, text: str | None = None) -> Iterator[list[str]]:
 
 
 def read_rows(text: str | None = None) -> list[Row]:
-    """The rows of the part table of ``text`` (the map's own unless given)."""
+    """The rows of the floor table of ``text`` (the map's own unless given)."""
     return [
-        Row(int(cells[0]), PATH.findall(cells[1]), PATH.findall(cells[2]), " ".join(cells))
+        Row(int(cells[0]), PATH.findall(cells[1]), " ".join(cells))
         for cells in table(TABLE_HEADING, text)
-        if len(cells) >= 3 and cells[0].isdigit()
+        if len(cells) >= 2 and cells[0].isdigit()
+    ]
+
+
+def read_never(text: str | None = None) -> list[Never]:
+    """The rules of the "never" table of ``text`` (the map's own unless given)."""
+    return [
+        Never(
+            name=cells[0],
+            parts=tuple(PATH.findall(cells[1])),
+            every_module_but=cells[1].lower().startswith("every module but"),
+            targets=tuple(PATH.findall(cells[2])),
+            inspect_private="Inspect's private modules" in cells[2],
+            frames="Inspect's frames" in cells[2],
+            promise=cells[3] if len(cells) > 3 else "",
+        )
+        for cells in table(NEVER_HEADING, text)
+        if len(cells) >= 3 and cells[0] != "rule"
     ]
 
 
@@ -220,6 +303,8 @@ def read_third_party() -> dict[str, list[str]]:
 
 ROWS = read_rows()
 ROW_OF = {part: row for row in ROWS for part in row.parts}
+FLOOR = {part: row.floor for part, row in ROW_OF.items()}
+NEVER = read_never()
 THIRD_PARTY = read_third_party()
 
 
@@ -229,9 +314,9 @@ def covers(names: list[str], target: Module, modules: Mapping[str, Module]) -> b
     return part_of(target.name, modules) in names or target.path in names
 
 
-def layer_violations(modules: Mapping[str, Module], rows: Mapping[str, Row]) -> list[str]:
-    """Each import between parts that the importer's row does not allow, or that passes by
-    the imported part's face; and each import of a module's own part's face."""
+def layer_violations(modules: Mapping[str, Module], floors: Mapping[str, int]) -> list[str]:
+    """Each import of a part that is not on a lower floor than the importer's, or that
+    passes by the imported part's face; and each import of a module's own part's face."""
     wrong = []
     for m in modules.values():
         part = part_of(m.name, modules)
@@ -245,7 +330,7 @@ def layer_violations(modules: Mapping[str, Module], rows: Mapping[str, Row]) -> 
                         f"{m.path}:{i.line} imports its own part's face {target.path}: import "
                         "the module that defines the name (through the face makes circles)"
                     )
-            elif part not in rows or there not in rows[part].allowed:
+            elif part not in floors or floors.get(there, floors[part]) >= floors[part]:
                 wrong.append(f"{m.path}:{i.line} imports {target.path}")
             elif not is_face(i.target):
                 wrong.append(
@@ -255,15 +340,41 @@ def layer_violations(modules: Mapping[str, Module], rows: Mapping[str, Row]) -> 
     return sorted(set(wrong))
 
 
-def single_files(rows: list[Row]) -> list[str]:
-    """Each allowance of the part table that names a file inside a part, not a part."""
-    return [
-        f"floor {row.floor} ({', '.join(row.parts)}) allows {name}: allow its part, "
-        f"{name.split('/')[0]}/, and import the names from its face"
-        for row in rows
-        for name in row.allowed
-        if "/" in name and not name.endswith("/")
-    ]
+def never_violations(rule: Never, modules: Mapping[str, Module]) -> list[str]:
+    """Each import (or frame read) of a module the rule binds that the rule forbids, named
+    by the rule."""
+    wrong = []
+    for m in modules.values():
+        if not rule.binds(m, modules):
+            continue
+        part = part_of(m.name, modules)
+        for i in imports(m, modules):
+            target = modules.get(i.target)
+            if (
+                i.ours
+                and target is not None
+                and part_of(i.target, modules) != part
+                and covers(list(rule.targets), target, modules)
+            ):
+                wrong.append(f"{m.path}:{i.line} imports {target.path}: never ({rule.name})")
+        if rule.inspect_private:
+            wrong.extend(
+                f"{m.path}:{line} imports {name}: never ({rule.name})"
+                for line, name in private_inspect(m)
+            )
+        if rule.frames:
+            wrong.extend(
+                f"{m.path}:{line} reads a frame: never ({rule.name})" for line in frame_reads(m)
+            )
+    return sorted(set(wrong))
+
+
+def excepted(rule: Never, found: list[str]) -> tuple[list[str], list[str]]:
+    """``found`` less the rule's known exceptions; and the exceptions that no longer occur."""
+    paths = [path for (name, path) in KNOWN_EXCEPTIONS if name == rule.name]
+    kept = [f for f in found if f.split(":", 1)[0] not in paths]
+    stale = [p for p in paths if not any(f.startswith(f"{p}:") for f in found)]
+    return kept, stale
 
 
 def string_imports(modules: Mapping[str, Module]) -> list[str]:
@@ -324,21 +435,20 @@ def test_the_map_has_a_row_for_every_part_of_the_package() -> None:
     assert floors == sorted(floors), "the table lists floors from the ground up"
 
 
-def test_no_row_allows_a_part_on_its_own_floor_or_above() -> None:
-    upward = [
-        f"{', '.join(row.parts)} (floor {row.floor}) may import {name} (floor {ROW_OF[name].floor})"
-        for row in ROWS
-        for name in row.allowed
-        if name in ROW_OF and ROW_OF[name].floor >= row.floor
-    ]
-    unknown = [name for row in ROWS for name in row.allowed if name not in ROW_OF]
-    assert not upward, "\n".join(upward)
-    assert not unknown, f"the table allows what is no part: {unknown}"
-
-
-def test_the_table_allows_parts_and_never_a_single_file() -> None:
-    found = single_files(ROWS)
-    assert not found, "\n".join(found)
+def test_each_never_rule_names_parts_that_exist() -> None:
+    """A rule forbids parts (never a single file: a file's neighbours would pass) and binds
+    parts or, as "every module but", the one part or file it leaves out."""
+    assert len(NEVER) >= 10, f"the table '{NEVER_HEADING}' lost rules: {[r.name for r in NEVER]}"
+    names = [rule.name for rule in NEVER]
+    assert len(set(names)) == len(names), f"two rules share a name: {names}"
+    for rule in NEVER:
+        assert rule.parts, f"rule '{rule.name}' binds no part"
+        assert rule.targets or rule.inspect_private or rule.frames, f"'{rule.name}' forbids nothing"
+        assert rule.promise, f"rule '{rule.name}' states no promise"
+        not_parts = [t for t in rule.targets if t not in ROW_OF]
+        assert not not_parts, f"rule '{rule.name}' forbids what is no part: {not_parts}"
+        missing = [p for p in rule.parts if p not in ROW_OF and not (PACKAGE / p).exists()]
+        assert not missing, f"rule '{rule.name}' names what does not exist: {missing}"
 
 
 def test_the_map_states_no_order_inside_a_part() -> None:
@@ -351,9 +461,18 @@ def test_the_map_states_no_order_inside_a_part() -> None:
     )
 
 
-def test_every_import_is_one_its_row_allows() -> None:
-    wrong = layer_violations(MODULES, ROW_OF)
+def test_every_import_is_of_a_lower_floor_through_its_face() -> None:
+    wrong = layer_violations(MODULES, FLOOR)
     assert not wrong, "imports the map in docs/architecture.md does not allow:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("rule", NEVER, ids=[rule.name for rule in NEVER])
+def test_no_module_breaks_a_never_rule(rule: Never) -> None:
+    kept, stale = excepted(rule, never_violations(rule, MODULES))
+    assert not kept, f"'{rule.name}': {rule.promise}\n" + "\n".join(kept)
+    assert not stale, (
+        f"KNOWN_EXCEPTIONS lets {stale} break '{rule.name}', but they no longer do: remove them"
+    )
 
 
 def test_no_module_imports_by_string() -> None:
@@ -478,10 +597,10 @@ def test_the_circle_check_finds_a_planted_circle(edges: dict[str, list[str]]) ->
 def test_a_planted_relative_import_of_the_report_from_data_fails(
     source: str, imported: str
 ) -> None:
-    assert not layer_violations(MODULES, ROW_OF)
+    assert not layer_violations(MODULES, FLOOR)
     package = planted("data/planted.py", source)
     line = source.count("\n", 0, source.index("from")) + 1
-    assert layer_violations(package, ROW_OF) == [f"data/planted.py:{line} imports {imported}"]
+    assert layer_violations(package, FLOOR) == [f"data/planted.py:{line} imports {imported}"]
     assert relative_imports(package) == [
         f"data/planted.py:{line} imports {imported} relatively: name it in full"
     ]
@@ -494,9 +613,9 @@ def test_a_relative_import_inside_a_package_init_resolves_from_the_package() -> 
         **MODULES,
         init.name: Module(init.name, init.path, True, "from ..report import command\n"),
     }
-    assert layer_violations(package, ROW_OF) == ["data/:1 imports report/command.py"]
+    assert layer_violations(package, FLOOR) == ["data/:1 imports report/command.py"]
     package[init.name] = Module(init.name, init.path, True, "from .models import SampleRecord\n")
-    assert layer_violations(package, ROW_OF) == []
+    assert layer_violations(package, FLOOR) == []
     assert [i.target for i in imports(package[init.name], package)] == ["inspect_medsp.data.models"]
 
 
@@ -543,15 +662,15 @@ def test_matplotlib_planted_in_data_fails(source: str) -> None:
     ],
 )
 def test_a_planted_import_of_another_parts_private_module_fails(source: str, private: str) -> None:
-    """The report's row allows ``record/``, but only through its face."""
-    assert not layer_violations(MODULES, ROW_OF)
+    """The report stands above ``record/``, but imports it only through its face."""
+    assert not layer_violations(MODULES, FLOOR)
     line = source.count("\n", 0, source.index("from inspect_medsp")) + 1
-    assert layer_violations(planted("report/planted.py", source), ROW_OF) == [
+    assert layer_violations(planted("report/planted.py", source), FLOOR) == [
         f"report/planted.py:{line} imports {private}, private to record/: import its names "
         "from its face, inspect_medsp.record"
     ]
     through_the_face = "from inspect_medsp.record import KEYS, Trajectory, read_log\n"
-    assert not layer_violations(planted("report/planted.py", through_the_face), ROW_OF)
+    assert not layer_violations(planted("report/planted.py", through_the_face), FLOOR)
 
 
 def test_a_name_a_face_binds_is_not_the_module_of_that_name() -> None:
@@ -559,27 +678,170 @@ def test_a_name_a_face_binds_is_not_the_module_of_that_name() -> None:
     importing the name passes the face; the test does not take it for the module."""
     source = "from inspect_medsp.report import collect\n"
     assert "collect" in bound(MODULES["inspect_medsp.report"].source)
-    assert not layer_violations(planted("audit/planted.py", source), ROW_OF)
+    assert not layer_violations(planted("audit/planted.py", source), FLOOR)
 
 
 def test_a_planted_import_through_its_own_face_fails() -> None:
     package = planted("report/planted.py", "from inspect_medsp.report import Section\n")
-    assert layer_violations(package, ROW_OF) == [
+    assert layer_violations(package, FLOOR) == [
         "report/planted.py:1 imports its own part's face report/: import the module that "
         "defines the name (through the face makes circles)"
     ]
 
 
-def test_a_planted_single_file_allowance_fails() -> None:
-    assert not single_files(ROWS)
-    text = MAP.read_text(encoding="utf-8").replace(
-        "| 8 | `report/` | `commandline.py`, `data/`,",
-        "| 8 | `report/` | `commandline.py`, `data/models.py` (the competencies), `data/`,",
+def test_a_planted_import_on_its_own_floor_fails() -> None:
+    """Parts on one floor never import each other: ``stats/`` and ``hooks/`` share floor 7."""
+    assert FLOOR["stats/"] == FLOOR["hooks/"]
+    package = planted("stats/planted.py", "from inspect_medsp.hooks import add_lines\n")
+    assert layer_violations(package, FLOOR) == ["stats/planted.py:1 imports hooks/"]
+
+
+def rule(name: str) -> Never:
+    return next(r for r in NEVER if r.name == name)
+
+
+def appended(path: str, source: str) -> dict[str, Module]:
+    """The package with ``source`` appended to its module at ``path`` (``analysis.py``)."""
+    found = next(m for m in MODULES.values() if m.path == path)
+    return {**MODULES, found.name: Module(found.name, path, found.package, found.source + source)}
+
+
+PLANTED = [
+    (
+        planted("stats/planted.py", "from inspect_medsp.human import run_started\n"),
+        "stats is numpy only",
+        "stats/planted.py:1 imports human/",
+    ),
+    (
+        planted("stats/planted.py", "def later() -> None:\n    import inspect_medsp.scripted\n"),
+        "stats is numpy only",
+        "stats/planted.py:2 imports scripted/",
+    ),
+    (
+        planted("stats/planted.py", "from inspect_medsp.encounter import Encounter\n"),
+        "stats is numpy only",
+        "stats/planted.py:1 imports encounter/",
+    ),
+    (
+        planted("hooks/planted.py", "from inspect_medsp.scoring import MIN_CASES\n"),
+        "no seam names a measurement",
+        "hooks/planted.py:1 imports scoring/",
+    ),
+    (
+        planted("orders/planted.py", "from inspect_medsp.preflight import RunContext\n"),
+        "an order is its words",
+        "orders/planted.py:1 imports preflight/",
+    ),
+    (
+        appended("analysis.py", "\nfrom inspect_medsp.estimate import BILL\n"),
+        "analysis reads the records",
+        "analysis.py:{line} imports estimate/",
+    ),
+    (
+        planted("report/planted.py", "from inspect_medsp.workup import WORKUP\n"),
+        "the core names no measurement",
+        "report/planted.py:1 imports workup/",
+    ),
+    (
+        planted("record/planted.py", "from inspect_medsp.measure import Kit\n"),
+        "the record knows no scorer or engine",
+        "record/planted.py:1 imports measure/",
+    ),
+    (
+        appended("tasks.py", "\nfrom inspect_medsp.audit import AUDIT\n"),
+        "the task names only the rubric",
+        "tasks.py:{line} imports audit/",
+    ),
+    (
+        appended("_registry.py", "\nfrom inspect_medsp.hooks import add_lines\n"),
+        "the hooks come with a MedSP task",
+        "_registry.py:{line} imports hooks/",
+    ),
+    (
+        planted("report/planted.py", "import inspect_ai._util.zipfile\n"),
+        "only _inspect.py imports Inspect's private modules",
+        "report/planted.py:1 imports inspect_ai._util.zipfile",
+    ),
+    (
+        planted("data/planted.py", "from inspect_ai.log._file import read_eval_log\n"),
+        "only _inspect.py imports Inspect's private modules",
+        "data/planted.py:1 imports inspect_ai.log._file",
+    ),
+    (
+        planted("record/planted.py", "from inspect_ai import _eval\n"),
+        "only _inspect.py imports Inspect's private modules",
+        "record/planted.py:1 imports inspect_ai._eval",
+    ),
+    (
+        planted("calls/planted.py", "import sys\n\nframe = sys._getframe(1)\n"),
+        "only the run context reads Inspect's frames",
+        "calls/planted.py:3 reads a frame",
+    ),
+]
+"""Each planted module or import, the rule it breaks, and the finding (``{line}``: the
+appended line)."""
+
+
+@pytest.mark.parametrize(
+    ("package", "name", "found"), PLANTED, ids=[found.split(": ")[0] for _, _, found in PLANTED]
+)
+def test_a_planted_import_breaks_its_named_rule(
+    package: dict[str, Module], name: str, found: str
+) -> None:
+    """Each import the floors alone would allow (or no table sees) but a promise forbids
+    fails the rule that states the promise, and the failure names it."""
+    broken = rule(name)
+    assert not excepted(broken, never_violations(broken, MODULES))[0]
+    if "{line}" in found:
+        path = found.split(":", 1)[0]
+        found = found.format(
+            line=next(m for m in package.values() if m.path == path).source.count("\n")
+        )
+    assert f"{found}: never ({name})" in never_violations(broken, package)
+
+
+@pytest.mark.parametrize("broken", NEVER, ids=[r.name for r in NEVER])
+def test_every_never_rule_fails_on_a_planted_import(broken: Never) -> None:
+    """Each rule, planted against its first target in a module it binds, fails."""
+    if broken.targets:
+        source = f"import inspect_medsp.{broken.targets[0].rstrip('/').removesuffix('.py')}\n"
+    elif broken.inspect_private:
+        source = "import inspect_ai._util.zipfile\n"
+    else:
+        source = "import sys\n\nframe = sys._getframe(1)\n"
+    first = "calls/" if broken.every_module_but else broken.parts[0]
+    package = (
+        appended(first, "\n" + source)
+        if first.endswith(".py")
+        else planted(f"{first}planted.py", source)
     )
-    assert single_files(read_rows(text)) == [
-        "floor 8 (report/) allows data/models.py: allow its part, data/, and import the names "
-        "from its face"
+    found = never_violations(broken, package)
+    assert any(f.endswith(f": never ({broken.name})") for f in found), found
+
+
+WORKED_EXAMPLE = REPO / "tests" / "support" / "orders"
+"""The worked example of the recipe "Add a measurement" (docs/architecture.md)."""
+
+
+def test_the_recipes_worked_example_passes_as_a_slice_of_the_package() -> None:
+    """Copied into ``src/`` as a slice on the measurements' floor (that of ``workup/``), the
+    worked example breaks no floor, face or never rule: it imports only faces."""
+    slice_name = "inspect_medsp.clinician_orders"
+    package = dict(MODULES)
+    for file in sorted(WORKED_EXAMPLE.glob("*.py")):
+        source = file.read_text(encoding="utf-8").replace("tests.support.orders", slice_name)
+        is_init = file.name == "__init__.py"
+        name = slice_name if is_init else f"{slice_name}.{file.stem}"
+        path = "clinician_orders/" + ("" if is_init else file.name)
+        package[name] = Module(name, path, is_init, source)
+    floors = {**FLOOR, "clinician_orders/": FLOOR["workup/"]}
+    assert [i.target for i in imports(package[f"{slice_name}.orders"], package) if i.ours]
+    found = [
+        *layer_violations(package, floors),
+        *(f for r in NEVER for f in never_violations(r, package) if "clinician_orders/" in f),
+        *(f for f in third_party_violations(package, THIRD_PARTY) if "clinician_orders/" in f),
     ]
+    assert not [f for f in found if f.startswith("clinician_orders/")], "\n".join(found)
 
 
 def test_importing_the_package_needs_no_optional_extra() -> None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,13 +30,14 @@ from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
 
 from inspect_medsp import measures, medsp_demo
 from inspect_medsp.analysis import medsp_columns
+from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.hooks.unscored import UnscoredWarning
 from inspect_medsp.record import read_log
 from inspect_medsp.report import Analysis, Page, ReportFile, Section
 from tests.support.cli import inspect_in
 from tests.support.orders import orders as orders_module
-from tests.support.orders.orders import ClinicianOrders
+from tests.support.orders.orders import ClinicianOrders, clinician_orders
 from tests.support.orders.orders_section import CLINICIAN_ORDERS
 
 SCRIPTED = "medsp/scripted"
@@ -130,8 +133,6 @@ def test_a_section_with_nothing_to_show_adds_no_text(log_dir: Path, tmp_path: Pa
     assert "## Turns per encounter" not in text and (tmp_path / "silent" / CHART).is_file()
 
 
-
-
 # The recipe "Add a measurement": tests/support/orders/ is the slice (three files); the one
 # registry line is the entry this fixture adds to measures.CAPABILITIES.
 
@@ -154,8 +155,6 @@ def registered() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(measures, "CAPABILITIES", (*measures.CAPABILITIES, CLINICIAN_ORDERS))
         yield
-
-
 
 
 @pytest.fixture(scope="module")
@@ -256,6 +255,39 @@ def test_a_measurement_says_its_line_at_the_end_of_a_run(
     metadata = sample.scores[ClinicianOrders.scorer].metadata or {} if sample.scores else {}
     said = f"MedSP: {metadata['unsupported']} order(s) the environment could not carry out"
     assert said in caplog.messages
+
+
+def test_a_scorer_with_no_parameters_says_so_for_a_typo() -> None:
+    """``KIT.check_none``: a ``-S`` typo is one whole line, ending in what the scorer takes."""
+    with pytest.raises(MedSPDataError) as error:
+        clinician_orders(classfy=True)
+    assert str(error.value) == (
+        "scorer clinician_orders: -S classfy is not a parameter of clinician_orders; it takes "
+        "no parameters"
+    )
+
+
+def test_a_registered_capability_needs_no_import_in_the_registry_module() -> None:
+    """Step 3 is one entry in ``measures.CAPABILITIES``: importing ``tasks.py`` (as Inspect's
+    entry point, ``_registry.py``, does) registers every capability's scorer by name, and the
+    contamination probe's task, before ``_registry.py`` names any of them."""
+    code = (
+        "import sys\n"
+        "import inspect_medsp.tasks\n"
+        "from inspect_ai._util.registry import registry_lookup\n"
+        "from inspect_medsp.measures import CAPABILITIES\n"
+        "assert 'inspect_medsp._registry' not in sys.modules\n"
+        "missing = [c.name for c in CAPABILITIES\n"
+        "           if registry_lookup('scorer', f'inspect_medsp/{c.name}') is None]\n"
+        "if registry_lookup('task', 'inspect_medsp/medsp_contamination') is None:\n"
+        "    missing.append('medsp_contamination')\n"
+        "print(missing)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]", f"not registered by the task's imports: {run.stdout}"
 
 
 def test_a_measurement_refuses_another_tasks_log_in_one_line(tmp_path: Path) -> None:

@@ -21,9 +21,7 @@ from inspect_medsp.report import MERGE, report_command
 
 PROG = "medsp-report"
 REPORT = report_command(SECTIONS)
-MEASURED: tuple[Command, ...] = tuple(
-    c for capability in CAPABILITIES for c in capability.commands if isinstance(c, Command)
-)
+MEASURED: tuple[Command, ...] = tuple(c for capability in CAPABILITIES for c in capability.commands)
 """The subcommands the registered capabilities declare (``probes``)."""
 COMMANDS: tuple[Command, ...] = (
     REPORT,

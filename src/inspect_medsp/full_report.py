@@ -11,6 +11,7 @@ from pathlib import Path
 from inspect_medsp import report as core
 from inspect_medsp.comparisons import DIFFERENCES, SPREAD, VARIANTS
 from inspect_medsp.estimate import BILL
+from inspect_medsp.measure import ReportSection
 from inspect_medsp.measures import capabilities
 from inspect_medsp.report import (
     CASE_METADATA,
@@ -56,10 +57,21 @@ def registered_sections() -> tuple[Section, ...]:
     capabilities' marks), then each registered capability's (as the registry lists them
     now)."""
     registered = capabilities()
-    measured = [s for c in registered for s in c.sections if isinstance(s, Section)]
+    measured = [_section(c.name, s) for c in registered for s in c.sections]
     markers = [c.leaderboard_marks for c in registered if c.leaderboard_marks is not None]
     core = tuple(marked(s, markers) if s is LEADERBOARD else s for s in CORE)
     return (*core, *measured)
+
+
+def _section(capability: str, section: ReportSection) -> Section:
+    """A capability's section as the report builds it: a ``report.Section``, or the error
+    naming the capability (never dropped in silence)."""
+    if not isinstance(section, Section):
+        raise TypeError(
+            f"capability {capability}: its section {section.name!r} is a "
+            f"{type(section).__name__}, not a report.Section"
+        )
+    return section
 
 
 def marked(

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from inspect_medsp.contamination.probes import PROBE_NAMES
 from inspect_medsp.contamination.result import TASK_KEY, Contamination
 from inspect_medsp.contamination.rowtest import NULL_FLOOR, ROW_ALPHA, RowTest, row_test
+from inspect_medsp.measure import ReportAnalysis
 from inspect_medsp.record import MedspSample, result_of, unscored_of
 from inspect_medsp.report import Analysis, Page, Section, esc, table
 from inspect_medsp.scoring import MIN_CASES, percentile_interval, resampled_sums
@@ -231,7 +232,7 @@ def is_probe_log(path: str) -> bool:
         return False
 
 
-def _probe_logs(analysis: Analysis) -> list[tuple[str, str, list[ProbedScenario]]]:
+def _probe_logs(analysis: ReportAnalysis) -> list[tuple[str, str, list[ProbedScenario]]]:
     """The probe's logs among the report's inputs (those the core lists as read by this
     section)."""
     found = []
@@ -260,7 +261,7 @@ FLAG = "⚠ recalls cases above the control"
 """The mark after a leaderboard row's clinician whose model the probe flagged."""
 
 
-def leaderboard_marks(analysis: Analysis) -> Mapping[str, str]:
+def leaderboard_marks(analysis: ReportAnalysis) -> Mapping[str, str]:
     """The leaderboard rows (group labels) whose clinician the probe flagged, with the
     mark."""
     flagged = {m.model for m in model_recall(_probe_logs(analysis), []) if m.flagged}

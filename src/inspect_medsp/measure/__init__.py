@@ -7,7 +7,14 @@
 - :func:`medsp_viewer`: ``inspect view``'s configuration made from the capabilities.
 """
 
-from inspect_medsp.measure.capability import Capability, Column, Palette
+from inspect_medsp.measure.capability import (
+    Capability,
+    Column,
+    LeaderboardRow,
+    Palette,
+    ReportAnalysis,
+    ReportSection,
+)
 from inspect_medsp.measure.grading import GRADING_TYPE, items_met
 from inspect_medsp.measure.kit import Encounter, Kit, NoParameters, unscored_score
 from inspect_medsp.measure.viewer import MAX_SCORE_COLUMNS, medsp_viewer
@@ -19,8 +26,11 @@ __all__ = [
     "Column",
     "Encounter",
     "Kit",
+    "LeaderboardRow",
     "NoParameters",
     "Palette",
+    "ReportAnalysis",
+    "ReportSection",
     "items_met",
     "medsp_viewer",
     "unscored_score",

@@ -6,23 +6,72 @@ report sections, its line at the end of a run and the ``-T`` switch that runs it
 The registry (``inspect_medsp.measures``) lists every capability once; the viewer
 configuration, the end-of-run hooks, ``analysis.MedspColumns``, the log-schema test, the report
 and the task's switches read it, and none of them names a scorer.
+
+The descriptor names no type of the report (the report stands above this seam): its sections
+and what its leaderboard marks read are the protocols :class:`ReportSection` and
+:class:`ReportAnalysis`, which ``report.Section`` and ``report.Analysis`` implement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer
 
+from inspect_medsp.commandline import Command
 from inspect_medsp.preflight import RunContext
 from inspect_medsp.record import ScorerResult
 
 Palette = Literal["good-high", "good-low"]
 """Which way a column's colour reads: a higher value is better (``good-high``) or worse."""
+
+
+class ReportSection(Protocol):
+    """A section of ``medsp-report`` as a capability declares it (``report.Section``
+    implements it; ``full_report.py`` registers it, and refuses anything else)."""
+
+    @property
+    def name(self) -> str:
+        """The section's name (``run.digests[name]``, ``Analysis.read_by``)."""
+        ...
+
+    @property
+    def reads(self) -> Callable[[str], bool]:
+        """Whether it reads the log at this path, one that is not a MedSP run."""
+        ...
+
+
+class LeaderboardRow(Protocol):
+    """One leaderboard row as a capability's marks read it (``report.GroupSummary``)."""
+
+    @property
+    def label(self) -> str:
+        """The group's label: the key of its mark."""
+        ...
+
+    @property
+    def clinician(self) -> str:
+        """The clinician model of the group."""
+        ...
+
+
+class ReportAnalysis(Protocol):
+    """What a capability's leaderboard marks read of the report's analysis
+    (``report.Analysis`` implements it)."""
+
+    @property
+    def groups(self) -> Sequence[LeaderboardRow]:
+        """The leaderboard's rows, in order."""
+        ...
+
+    @property
+    def read_by(self) -> Mapping[str, str]:
+        """The inputs that are not MedSP runs but a section reads (path: section name)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -91,16 +140,16 @@ class Capability:
     headlines: tuple[str, ...] = ()
     result: type[ScorerResult] | None = None
     rescore: str = ""
-    sections: Sequence[Any] = ()
+    sections: Sequence[ReportSection] = ()
     end_of_run: Callable[[EvalLog], str | None] | None = None
-    commands: Sequence[Any] = ()
+    commands: Sequence[Command] = ()
     switch: str | None = None
     in_eval: Callable[[str, bool], Scorer] | None = field(default=None, compare=False)
     eval_roles: Callable[[dict[str, Model], RunContext], dict[str, Model]] | None = field(
         default=None, compare=False
     )
     cached_roles: tuple[str, ...] = ()
-    leaderboard_marks: Callable[[Any], Mapping[str, str]] | None = field(
+    leaderboard_marks: Callable[[ReportAnalysis], Mapping[str, str]] | None = field(
         default=None, compare=False
     )
 

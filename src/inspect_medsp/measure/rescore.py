@@ -70,7 +70,7 @@ def check_scorer(
         names = ", ".join(f"-S {name}" for name in unknown)
         raise MedSPDataError(
             f"scorer {scorer}: {names} is not a parameter of {scorer}; it takes "
-            + ", ".join(accepted)
+            + (", ".join(accepted) if accepted else "no parameters")
         )
     checked = checked_parameters(scorer, model, values, accepted)
     if isinstance(checked, str):

@@ -8,7 +8,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_medsp.measure import Kit
-from inspect_medsp.record.result import ScorerResult
+from inspect_medsp.record import ScorerResult
 
 
 class ClinicianOrders(ScorerResult):

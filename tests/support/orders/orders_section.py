@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai.log import EvalLog
 
 from inspect_medsp.measure import Capability, Column
-from inspect_medsp.record.read import reduced_samples
+from inspect_medsp.record import reduced_samples
 from inspect_medsp.report import Page, Section
 from tests.support.orders.orders import HEADLINES, ClinicianOrders, clinician_orders
 
