@@ -99,6 +99,14 @@ _SERVICE = (
 )
 """A service or grade a clinician calls, refers to or discusses with."""
 
+_MEASURED = (
+    r" (?:his |her |their |the |a |an )?(?:peak|obs|observations|bp|blood pressure|temp\w*|pulse|"
+    r"sats|saturations|weight|height|ecg|pefr|urine output|fluid|input|gcs|news|heart rate|"
+    r"resp\w* rate|glucose|bm|cbg)"
+)
+"""What is measured, so that "Record his peak flow" or "Chart the obs" is the measurement and not
+a note in the chart."""
+
 _REDUCIBLE = (
     r"(?:dislocat\w*|shoulder|fracture|hip|elbow|patella|finger|jaw|knee|ankle|wrist|prolapse|"
     r"hernia)"
@@ -123,16 +131,20 @@ LEADS: dict[Category, tuple[str, ...]] = {
     "disposition": (
         r"admit", r"discharge", r"transfer", r"arrange (?:admission|discharge|transfer|"
         r"follow up|a follow up)", r"book (?:a )?(?:follow up|bed|appointment)", r"send (?:him|her|"
-        r"them) home", r"safety net", r"d ?c(?! summary| letter| cardioversion| shock)",
+        r"them) home", r"safety net",
+        r"(?:tell|advise|ask|instruct|warn) (?:\w+ ){0,3}to (?:come back|return|re ?attend|"
+        r"see (?:the |a |her |his )?gp|call 999|ring 999|seek)",
+        r"d ?c(?! summary| letter| cardioversion| shock)",
         r"dc(?! summary| letter| cardioversion| shock)",
         r"f ?u", r"f up", r"fu", r"r ?v in", r"review in", r"see (?:gp|in|again)", r"rtc",
         r"return (?:if|to|in)", r"home(?! bp| blood pressure| oxygen| visit| o2)", r"step down",
         r"observe (?:in|on) (?:ed|the ward|cdu|obs ward|\w+ unit)", r"observe (?:for )?\d",
     ),
     "records": (
-        r"review", r"read", r"open", r"look up", r"pull up", r"go through", r"document",
-        r"record", r"note", r"write(?! up)", r"complete (?:the |an |a )?(?:\w+ )?(?:form|report)",
-        r"file", r"chart(?! prn| regular| stat| as required| \d)",
+        r"review", r"read", r"open", r"look up", r"pull up", r"go through", r"note",
+        r"record(?!" + _MEASURED + ")", r"document(?!" + _MEASURED + ")", r"write(?! up)",
+        r"complete (?:the |an |a )?(?:\w+ )?(?:form|report)",
+        r"file", r"chart(?! prn| regular| stat| as required| \d|" + _MEASURED[1:] + ")",
         r"check (?:the |his |her |their )?(?:chart|notes|record|results|"
         r"previous|old)", r"look at (?:the |his |her |their )?(?:chart|notes|record|results|"
         r"report|previous|old)", r"chase", r"datix", r"fill in", r"compare (?:with|to|against)",
@@ -144,7 +156,9 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"keep (?:him|her|them|the patient|the child)? ?(?:nil|flat|warm|npo|nbm|still|upright)",
         r"turn", r"nil by mouth", r"nbm", r"npo", r"cool",
         r"warm", r"apply (?:a |an )?(?:cold|ice|warm|cool|pressure|compress|dressing|collar)",
-        r"remove (?:the )?(?:stinger|sting|ring|rings|clothing|clothes)", r"bed rest", r"weigh",
+        r"remove (?:the |any |all |his |her )?(?:stinger|sting|ring|rings|clothing|clothes|"
+        r"ligature\w*|sharps|belongings|jewellery|jewelry|potential ligatures)",
+        r"bed rest", r"weigh",
         r"log roll", r"mobilise", r"mobilize", r"sit out", r"encourage", r"isolate", r"barrier",
         r"close (?:obs|observation\w*|supervision)",
         r"strict(?! i o| i ?&| input| fluid balance| in out)", r"one to one", r"1 ?(?:to|:) ?1",
@@ -177,13 +191,13 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"insert", r"place", r"site(?! check| review| inspection)", r"cannulate", r"intubate",
         r"suture", r"drain(?! output)",
         r"catheteri[sz]e", r"defibrillate", r"cardiovert", r"splint", r"incise", r"aspirate",
-        r"perform", r"do (?:a |an )?(?:lumbar|pleural|ascitic|joint)",
+        r"do (?:a |an )?(?:lumbar|pleural|ascitic|joint)",
         r"pass(?! urine| urine| stool| flatus)",
         r"reduce (?:the |his |her )?" + _REDUCIBLE,
         r"relocate", r"manipulate", r"wash out", r"washout", r"glue", r"steri ?strip",
         r"debride", r"irrigate", r"dress the", r"pack", r"plaster", r"immobili[sz]e",
         r"list for", r"book (?:for )?theatre", r"mark (?:the )?site", r"to theatre",
-        r"take to theatre",
+        r"take to theatre", r"remove", r"strap", r"bandage",
     ),
     "education": (
         r"teach", r"show (?:him|her|them|the \w+) how", r"demonstrate", r"educate",
@@ -714,7 +728,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"safety net\w*", r"return if", r"come back if", r"sick note", r"fit note",
         r"appointment", r"bed", r"home",
         r"admit\w*", r"adm", r"d ?c", r"dc", r"d ?c home", r"tto\w*", r"tta\w*", r"f ?u",
-        r"f up", r"fu", r"fup", r"f/u", r"opd", r"outpatients?", r"clinic", r"2 ?ww",
+        r"f up", r"fu", r"fup", r"f/u", r"opd", r"outpatients?(?! \w)",
+        r"outpatient (?:appointment|clinic|follow up|f ?u|review)", r"clinic", r"2 ?ww",
         r"two week wait", r"urgent suspected cancer", r"review in \d\w*", r"r ?v in \d\w*",
         r"rv in", r"gp (?:f ?u|follow up)(?: in \d\w*)?", r"gp review in", r"gp in \d\w*",
         r"see gp",
