@@ -74,7 +74,7 @@ _DOSE = (
     r"tabs?|caps?|sachets?|nebs?|%|l min|litres?|liters?)\b"
 )
 _DRUG = (
-    r"\w+(?:cillin|mycin|micin|cycline|floxacin|pril|sartan|olol|alol|statin|prazole|azole|"
+    r"\w+(?:cillin|onium|mycin|micin|cycline|floxacin|pril|sartan|olol|alol|statin|prazole|azole|"
     r"parin|xaban|gatran|vir|mab|nib|dronate|tidine|triptan|zepam|zolam|codone|phylline|terol|"
     r"formin|gliptin|gliflozin|semide|thiazide|oxetine|traline|alopram|azine|ipine|apine|"
     r"idone|afil|sone|olone|amine|sulfate|sulphate|penem|tropium|lukast|"
@@ -107,6 +107,12 @@ _MEASURED = (
 """What is measured, so that "Record his peak flow" or "Chart the obs" is the measurement and not
 a note in the chart."""
 
+_NOT_A_DRUG = (
+    r"(?! (?:routine |regular |all |the |his |her |further |daily |repeat )?(?:obs|observations|"
+    r"bloods|blood tests|monitoring|tele\w*|ctg|feeds|ecgs?|neuro obs|bms|cbgs)\b)"
+)
+"""What "stop" and "hold" leave to step 3 ("Stop routine obs" is a chart of observations)."""
+
 _REDUCIBLE = (
     r"(?:dislocat\w*|shoulder|fracture|hip|elbow|patella|finger|jaw|knee|ankle|wrist|prolapse|"
     r"hernia)"
@@ -129,7 +135,8 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"handover to", r"hand over to",
     ),
     "disposition": (
-        r"admit", r"discharge", r"transfer", r"arrange (?:admission|discharge|transfer|"
+        r"admit", r"discharge(?! summary| letter)", r"transfer",
+        r"arrange (?:admission|discharge|transfer|"
         r"follow up|a follow up)", r"book (?:a )?(?:follow up|bed|appointment)", r"send (?:him|her|"
         r"them) home", r"safety net",
         r"(?:tell|advise|ask|instruct|warn) (?:\w+ ){0,3}to (?:come back|return|re ?attend|"
@@ -179,7 +186,8 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"reassure", r"check (?:for|if|whether|that)", r"establish",
     ),
     "medication": (
-        r"stop", r"hold", r"withhold", r"restart", r"suspend", r"titrate", r"wean",
+        r"stop" + _NOT_A_DRUG, r"hold" + _NOT_A_DRUG, r"withhold" + _NOT_A_DRUG, r"restart",
+        r"suspend", r"titrate", r"wean",
         r"transfuse", r"prescribe", r"administer", r"write up", r"chart (?:prn|regular|stat|as "
         r"required)", r"omit", r"withdraw", r"increase", r"decrease", r"double", r"halve",
         r"reduce(?! (?:the |his |her )?" + _REDUCIBLE + ")",
@@ -221,6 +229,10 @@ FRAMES: dict[Category, str] = {
         r"information sheet|written (?:information|plan|advice|instructions)|action plan|"
         r"emergency plan|website)\b"
     ),
+    "bedside": (
+        r"\b(?:not (?:needed|indicated|required|necessary)|no need for|no indication for|"
+        r"(?:does|do) not need|doesn't need|don't need|not for now)\b"
+    ),
 }
 """Step 2: a frame anywhere in the order."""
 
@@ -256,7 +268,10 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"newborn (?:exam\w*|check)",
         r"baby check", r"^pr$", r"^pv$", r"^neuro$", r"^abdo$", r"^chest$",
         r"(?:bedside )?swallow (?:screen|assessment|test)",
-        r"allerg(?:y|ies) (?:status|history|check)", r"nkda", r"body map", r"mmt",
+        r"allerg(?:y|ies) (?:status|history|check)", r"nkda", r"(?:family|best interests?) meeting",
+        r"ppc", r"preferred place of (?:care|death)",
+        r"glasgow blatchford", r"blatchford", r"rockall", r"child pugh", r"meld", r"glasgow imrie",
+        r"body map", r"mmt",
     ),
     "nursing": (
         r"legs raised", r"lie flat", r"lying flat", r"recovery position", r"head up",
@@ -295,7 +310,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"head up \d+",
         r"sit up(?:right)?", r"prone", r"left lateral", r"ligature\w*",
         r"remove (?:sharps|belongings|ligatures)", r"search (?:belongings|him|her)",
-        r"cot sides", r"cohort", r"comfort care", r"skin to skin", r"kangaroo care",
+        r"cot sides", r"cohort", r"comfort care", r"comfort\w*", r"mouth ?care", r"wet wraps?",
+        r"skin to skin", r"kangaroo care",
         r"(?:vap|care|skin|pressure|catheter|cannula) bundle",
         r"nurse (?:in|on|flat|upright|prone)",
     ),
@@ -317,7 +333,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"lft", r"tfts?", r"tft", r"coags?", r"coag screen", r"clotting screen", r"aptt",
         r"aptr", r"fibrinogen", r"g ?& ?s", r"g and s", r"gs", r"x ?match", r"xm",
         r"type and screen", r"type and cross", r"t ?& ?s", r"blood group", r"bc", r"bcs",
-        r"blood cultures?", r"msu", r"csu", r"mc ?& ?s", r"m c ?& ?s", r"mcs", r"urine (?:dip|"
+        r"blood cultures?", r"msu", r"csu", r"mc ?& ?s", r"m c ?& ?s", r"mcs",
+        r"catheter (?:specimen|sample|urine)", r"urine (?:dip|"
         r"dipstick|mc&s|culture|pcr|acr|hcg|output)", r"udip", r"dipstick", r"dip", r"ua",
         r"upcr", r"pcr", r"acr", r"ucr", r"egfr", r"creatinine", r"cr", r"urea", r"sodium",
         r"potassium level", r"k\+?", r"na", r"calcium", r"bone profile", r"(?<!\d )(?<!\d)mg",
@@ -427,7 +444,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"in out chart",
         r"strict (?:i ?o|input|fluid balance|in out)", r"fluid chart", r"pvr",
         r"post void residual", r"bladder volume", r"uroflow\w*", r"urodynamics",
-        r"tilt table", r"exercise tolerance test", r"exercise ecg", r"treadmill",
+        r"tilt table", r"va", r"home (?:o2|oxygen) assessment", r"exercise tolerance test",
+        r"exercise ecg", r"treadmill",
         r"stress test", r"audiometry", r"audiogram", r"hearing test", r"tympanometry",
         r"oae", r"hearing screen", r"visual acuity", r"snellen", r"iop", r"tonometry",
         r"ecg monitoring", r"cardiac monitoring", r"continuous (?:sats|monitoring|spo2|ecg|"
@@ -442,7 +460,10 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     "medication": (
         r"epinephrine", r"adrenaline", r"oxygen", r"saline", r"bolus", r"fluids?",
         r"crystalloid", r"nebuli[sz](?:er|ed)", r"inhaler", r"salbutamol", r"albuterol",
-        r"ipratropium", r"steroids?", r"dexamethasone", r"prednisolone", r"prednisone",
+        r"ipratropium", r"glycopyrronium", r"glycopyrrolate", r"rate control", r"rhythm control",
+        r"(?:dka|hhs|hypo|hypoglycaemia|sepsis|alcohol withdrawal|ciwa|paracetamol|anaphylaxis|"
+        r"asthma|seizure|status) (?:protocol|pathway|regime|regimen)", r"friii",
+        r"home (?:o2|oxygen)", r"steroids?", r"dexamethasone", r"prednisolone", r"prednisone",
         r"hydrocortisone", r"antibiotics?", r"analgesia", r"paracetamol", r"acetaminophen",
         r"ibuprofen", r"morphine", r"insulin", r"heparin", r"aspirin", r"magnesium",
         r"antihistamine", r"pharmacy", r"prescription", r"prescribe", r"dispense", r"doses?",
@@ -640,7 +661,9 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"surgical airway", r"tracheostomy", r"trachy", r"niv", r"cpap", r"bipap",
         r"bag and mask", r"bag mask", r"bagging", r"chest compressions", r"defib\w*",
         r"dc shock", r"dccv", r"synchronised", r"external pacing", r"tpw",
-        r"transcutaneous pacing", r"pacing wire", r"cardiac arrest", r"als",
+        r"transcutaneous pacing", r"pacing wire", r"cardiac arrest", r"als", r"drainage",
+        r"tubigrip", r"compression bandage",
+        r"crepe bandage", r"bandage",
         r"venepuncture", r"venesection", r"phlebotomy",
         # surgery, endoscopy, obstetrics
         r"theatre", r"surgery", r"operation", r"laparotomy", r"laparoscop\w*", r"lap \w+",
@@ -693,6 +716,10 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"pt ot", r"ot", r"pt and ot", r"therapies", r"therapists?", r"pharmacist",
         r"tissue viability", r"tvn", r"diabetes (?:team|nurse|specialist)", r"dsn",
         r"specialist nurse", r"cns", r"stoma (?:nurse|team|review)",
+        r"(?:resp\w*|heart failure|hf|parkinson'?s|epilepsy|asthma|copd|"
+        r"diabetes|stroke|tb|ibd|continence|breast care|macmillan|palliative|pain|acute pain|"
+        r"sepsis|alcohol|frailty|dementia|admiral|learning disability|ld|infection control|ipc|"
+        r"specialist|clinical|cancer|lung cancer|urology|gynae\w*) nurse\w*",
         r"\w+ nurse (?:specialist|bleep|review|referral)",
         r"stroke nurse", r"dn", r"partner notification", r"contact tracing", r"ukhsa", r"phe",
         r"health protection", r"notifiable disease notification",
@@ -719,7 +746,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"written plan", r"action plan", r"teach back", r"teaching", r"education",
         r"counselling", r"inhaler technique", r"self management", r"advice",
         r"written(?: \w+){0,2} plan", r"emergency plan", r"bracelet",
-        r"advice sheet", r"pil", r"patient information", r"info", r"explanation",
+        r"advice sheet", r"(?!worsening)\w+ advice", r"pil", r"patient information", r"info",
+        r"explanation",
         r"spacer technique", r"technique", r"lifestyle", r"diet(?:ary)? advice",
         r"smoking cessation advice", r"sick day rules", r"hypo (?:education|awareness)",
         r"driving advice", r"dvla advice", r"contraceptive advice", r"paap", r"aap",
@@ -734,7 +762,11 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"dnar", r"respect form", r"treatment escalation plan", r"tep", r"resus status",
         r"ceiling of care", r"escalation plan", r"death certificate", r"mccd",
         r"cremation form", r"d ?c summary", r"discharge letter", r"discharge summary",
-        r"clinic letter", r"gp letter", r"fit to fly(?: letter)?",
+        r"clinic letter", r"gp letter", r"fast ?track\w*", r"chc", r"ds ?1500", r"sr1",
+        r"photo(?:graph)?s?", r"medical photography", r"clinical photos?",
+        r"(?:drug|medication|prescription) chart", r"kardex",
+        r"not for (?:cpr|resus\w*|escalation|itu|icu|intubation|hdu|ventilation)",
+        r"fit to fly(?: letter)?",
         r"(?:med|meds|medication|medicines|drug|polypharmacy|drug chart) review", r"dols",
         r"deprivation of liberty\w*", r"referral letter", r"datix", r"handover",
         r"old ecgs?", r"previous ecgs?", r"old films", r"previous imaging", r"pacs",
