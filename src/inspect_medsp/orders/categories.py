@@ -9,18 +9,32 @@ bound).
 
 Every keyword matches whole words, ``_``, ``-`` and ``/`` read as spaces (``orders/words.py``):
 "CT" is never found in "electrolytes", and an environment's ``results_review`` reads as
-"results review". The table is read in three steps, each deciding when it finds anything:
+"results review". The table is built from the shorthand clinicians type on UK, US and
+Australian wards and in EDs (FBC, U&E, G&S, CTKUB, USS, NBM, 1:1, d/w med reg, PT/OT, TTO, f/u
+2/52, brand names such as Tazocin or Zofran), not only from words written out in full. It is
+read in four steps, each deciding when it finds anything:
 
-1. **What the order does**, from its first words (after an addressee such as "Nurse:"):
-   "Call ...", "Refer ..." consult; "Admit ...", "Discharge ..." dispose; "Review ...",
-   "Open ...", "Document ..." look at or write in the chart; "Lie him ...", "Position ..." are
-   nursing care; "Ask ...", "Examine ...", "Confirm with ..." happen at the bedside; "Insert
-   ...", "Intubate ..." are procedures; "Teach ...", "Show him how ..." educate.
+1. **What the order does**, from its first words (after an addressee such as "Nurse:", "HCA
+   to" or "Pt to be"): "Call ...", "Refer ...", "d/w surgeons", "Let the reg know" consult;
+   "Admit ...", "d/c ...", "f/u ...", "Tell mum to come back if ..." dispose; "Review ...",
+   "Chase ...", "Document ..." look at or write in the chart (but "Record his peak flow" is
+   the measurement); "Lie him ...", "Position ...", "Keep NBM" are nursing care; "Ask ...",
+   "Examine ...", "Watch ..." happen at the bedside; "Stop ...", "Hold ...", "Increase ...",
+   "Write up ..." change a medicine (but "Stop routine obs" is left to step 3); "Insert ...",
+   "Pass ...", "Remove ...", "List for ..." are procedures; "Teach ...", "Warn ..." educate.
 2. **A frame anywhere**: a report or result being reviewed ("the staging CT report") is a
-   look at the chart; a leaflet or written plan being given is education.
+   look at the chart; a leaflet or written plan being given is education; a test judged
+   not needed ("XR not needed per Ottawa") is a decision at the bedside.
 3. **What the order names**: the earliest keyword of any category wins, the longer keyword
    at the same place ("observation unit" is a disposition, "observations" a chart of
-   observations), ties to the category listed first.
+   observations; "18G cannula" a procedure, not 18 g of a drug), ties to the category listed
+   first. A multi-part order therefore goes by its first named action ("U&E / eGFR before
+   contrast" is a blood test, "O2 to keep sats 94-98%" oxygen, "NBM, IV fluids, analgesia"
+   nursing).
+4. **How a medicine is given**: a route, frequency or dose ("PO", "stat", "bd", "10 mg")
+   qualifies whatever the order names, so it counts only when step 3 found nothing ("stat CT
+   head" is imaging; "Xylo 10 mg PO" a medication); then a drug's common ending; then a weak
+   check ("Check pupils") at the bedside.
 """
 
 from __future__ import annotations
