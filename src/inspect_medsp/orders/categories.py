@@ -107,7 +107,8 @@ _SERVICE = (
     r"anesth\w*|gas(?:man|men)|derm\w*|rheum\w*|endo(?:crine)?|diabetes|geriatric\w*|"
     r"care of the elderly|coe|frailty|trauma|spinal|rehab|dietitian|dietician|salt|slt|physio"
     r"\w*|ot|pt ot|pharmac(?:y|ist)|social work\w*|sw|safeguarding|gp|midwi\w*|"
-    r"tissue viability|tvn|specialist nurse|cns|dsn|senior|consultant|cons|reg|registrar|spr|"
+    r"tissue viability|tvn|specialist nurse|cns|dsn|gi|peds|ob|heme\w*|"
+    r"senior|consultant|cons|reg|registrar|spr|"
     r"str|sho|case manage\w*|speech\w*|on call\w*|team|seniors?|fellow|attending|resident|"
     r"intensivist|surgeons?)"
 )
@@ -254,6 +255,9 @@ FRAMES: dict[Category, str] = {
 KEYWORDS: dict[Category, tuple[str, ...]] = {
     "bedside": (
         r"history", r"examination", r"auscultation", r"palpation", r"tissues", r"silence",
+        r"h ?& ?p", r"ros", r"heent", r"(?:gu|msk|pelvic|sterile vaginal|sve) exam\w*", r"sve",
+        r"cervical check", r"fundal height", r"nih stroke scale", r"sbirt", r"c ssrs", r"columbia",
+        r"headss\w*", r"leopold\w*",
         r"close the door", r"collateral history", r"consent", r"bad news", r"quiet room",
         r"assessment", r"risk assessment", r"questionnaire", r"capacity", r"phq ?\d*", r"gad ?\d*",
         r"mental state", r"pupils", r"inspection", r"reflexes", r"capillary refill",
@@ -289,6 +293,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     ),
     "nursing": (
         r"legs raised", r"lie flat", r"lying flat", r"recovery position", r"head up",
+        r"(?!return)\w+ precautions", r"bedrest", r"restraints?", r"sitter", r"foley care",
+        r"vac dressing", r"adat",
         r"nil by mouth", r"npo", r"pressure care", r"wound care", r"dressing", r"bed rest",
         r"cooling", r"warming", r"warm blankets", r"falls precautions", r"fluid restriction",
         r"mouth care", r"positioning", r"position", r"chaperone", r"ice pack",
@@ -338,6 +344,11 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"esr", r"inr", r"labs?", r"laboratory", r"sample", r"swab", r"pathology", r"bloods",
         r"blood tests?", r"hba1c", r"tsh", r"thyroid function", r"ferritin", r"b12", r"folate",
         r"d dimer", r"bnp", r"lipase", r"amylase", r"blood film", r"group and save",
+        r"lytes", r"chem ?7", r"mag", r"phos", r"lipid panel", r"etoh level", r"serum tox",
+        r"apap level", r"asa level", r"procal\w*", r"blood alcohol", r"lactic(?: acid)?", r"ptt",
+        r"t ?& ?c", r"type ?& ?cross", r"quant(?:itative)? hcg", r"hcg quant\w*", r"rvp",
+        r"rapid strep", r"strep (?:test|swab)", r"gbs swab", r"ffn", r"fetal fibronectin",
+        r"actim prom", r"i ?stat", r"fern test", r"nitrazine",
         r"cross ?match", r"hcg", r"pregnancy test", r"drug screen", r"toxicology",
         r"paracetamol level", r"salicylate level", r"levels?", r"cholesterol", r"lipids",
         r"ketones", r"stool", r"sputum", r"serology", r"antibod(?:y|ies)", r"blood sugar",
@@ -401,6 +412,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     ),
     "imaging": (
         r"x ray", r"xray", r"radiograph", r"ct", r"ct scan", r"ctpa", r"mri", r"ultrasound",
+        r"ctap", r"ct c ?a ?p", r"bpp", r"biophysical profile", r"afi", r"cervical length",
+        r"bladder (?:us|uss|ultrasound)", r"fluoro",
         r"echocardiogra\w*", r"echo", r"scan", r"imaging", r"doppler", r"angiogra\w*",
         r"mammogra\w*", r"cxr", r"fast",
         r"xr", r"x rays?", r"films?", r"axr", r"pxr", r"kub", r"xr \w+", r"ap (?:and|\+|&) "
@@ -434,6 +447,7 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     ),
     "other_diagnostic": (
         r"ecg", r"ekg", r"monitoring", r"monitor", r"telemetry", r"spirometry", r"peak flow",
+        r"nst", r"non ?stress test", r"efm", r"toco",
         r"pulse oximetry", r"oximetry", r"eeg", r"observations", r"obs", r"neuro obs",
         r"vital signs", r"vitals", r"spo2", r"saturations?", r"sats", r"blood pressure",
         r"gcs", r"glasgow coma", r"early warning score", r"news2", r"news score",
@@ -474,6 +488,13 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     "medication": (
         r"epinephrine", r"adrenaline", r"oxygen", r"saline", r"bolus", r"fluids?",
         r"crystalloid", r"nebuli[sz](?:er|ed)", r"inhaler", r"salbutamol", r"albuterol",
+        r"apap", r"asa", r"ntg", r"kvo", r"tko", r"mivf", r"d5w?", r"d10w?", r"d5 ?(?:1 ?2 )?ns",
+        r"half normal(?: saline)?", r"lr", r"ceftriax", r"cefepime", r"azithro", r"fent",
+        r"clinda", r"macrobid", r"rhogam", r"pitocin", r"methergine", r"cytotec", r"celestone",
+        r"terbutaline", r"indomethacin", r"pulmicort", r"coloxyl", r"slow ?k", r"ural",
+        r"gastrolyte", r"hydralyte", r"panamax", r"voltaren", r"tramal", r"norspan",
+        r"durogesic", r"zomorph", r"fybogel", r"daktarin", r"flamazine", r"instillagel",
+        r"microlax", r"\w+ gtt",
         r"ipratropium", r"glycopyrronium", r"glycopyrrolate", r"rate control", r"rhythm control",
         r"(?:dka|hhs|hypo|hypoglycaemia|sepsis|alcohol withdrawal|ciwa|paracetamol|anaphylaxis|"
         r"asthma|seizure|status) (?:protocol|pathway|regime|regimen)", r"friii",
@@ -635,6 +656,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"reduction", r"tourniquet", r"dc (?:cardioversion|shock)", r"wound closure", r"packing",
         r"binder", r"sling",
         r"immobili[sz]\w*", r"collar", r"irrigation", r"adjuncts?", r"bag valve mask", r"bvm",
+        r"straight cath\w*", r"thora", r"cric", r"evd", r"burr holes?", r"splinting",
+        r"strapping", r"casting", r"suturing", r"wound vac",
         r"ventilation", r"oropharyngeal", r"nasopharyngeal",
         # access and lines
         r"(?:1[4-9]|2[0-6]) ?g(?:auge)?(?: \w+)? (?:cannula\w*|venflon|vf|iv|access|line)",
@@ -698,6 +721,8 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     ),
     "consultation": (
         r"referral", r"consult", r"consultation", r"specialist", r"tumou?r board", r"mdt",
+        r"gi", r"heme\w*", r"heme ?onc", r"ob", r"ob ?gyn", r"peds", r"ct surg\w*",
+        r"cardiothoracic\w*", r"ir (?:consult|referral|review)", r"ethics", r"pcp",
         r"multidisciplinary", r"registrar", r"consultant", r"anaesthetist", r"anesthesiologist",
         r"surgeon", r"oncologist", r"social work\w*", r"physiotherap\w*", r"dietitian",
         r"occupational therap\w*", r"chaplain\w*", r"psychiatr\w*", r"picu", r"icu",
@@ -753,10 +778,12 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"speech therap\w*", r"case manage\w*",
         r"allergy (?:clinic|team|referral|service|specialist)", r"immunolog\w*",
         r"second opinion", r"opinion", r"input", r"advice from",
-        _SERVICE + r" (?:review|r ?v|opinion|input|referral|to see|to review|to assess|advice)",
+        _SERVICE + r" (?:review|r ?v|opinion|input|referral|to see|to review|to assess|advice|"
+        r"consult|eval\w*)",
     ),
     "education": (
         r"leaflet", r"booklet", r"information sheet", r"written information",
+        r"discharge (?:teaching|education)",
         r"written plan", r"action plan", r"teach back", r"teaching", r"education",
         r"counselling", r"inhaler technique", r"self management", r"advice",
         r"written(?: \w+){0,2} plan", r"emergency plan", r"bracelet",
@@ -788,6 +815,7 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
     ),
     "disposition": (
         r"admission", r"discharge", r"observation unit", r"transfer", r"follow up",
+        r"dispo\w*", r"ama", r"dama", r"self discharge", r"observation status", r"lwbs",
         r"safety net\w*", r"return if", r"come back if", r"sick note", r"fit note",
         r"appointment", r"bed", r"home",
         r"admit\w*", r"adm", r"d ?c", r"dc", r"d ?c home", r"tto\w*", r"tta\w*", r"f ?u",
@@ -847,10 +875,12 @@ _LEAD_PATTERNS: dict[Category, re.Pattern[str]] = {
     c: re.compile(rf"^(?:{_alternatives(w)})(?:e?s|d|ed|ing)?(?![\w])") for c, w in LEADS.items()
 }
 _FRAME_PATTERNS: dict[Category, re.Pattern[str]] = {c: re.compile(p) for c, p in FRAMES.items()}
-_PATTERNS: dict[Category, re.Pattern[str]] = {
-    category: re.compile(rf"(?<![\w])(?:{_alternatives(w)})(?:e?s)?(?![\w])")
-    for category, w in KEYWORDS.items()
+_PATTERNS: dict[Category, tuple[re.Pattern[str], ...]] = {
+    category: tuple(re.compile(rf"(?<![\w])(?:{w})(?:e?s)?(?![\w])") for w in keywords)
+    for category, keywords in KEYWORDS.items()
 }
+"""One pattern a keyword, so that the longest keyword at the earliest place is found whatever
+the order they are listed in."""
 _QUALIFIER_PATTERN = re.compile(rf"(?<![\w])(?:{_alternatives(QUALIFIERS)})(?![\w])")
 _DRUG_PATTERN = re.compile(rf"(?<![\w]){_DRUG}(?![\w])")
 _WEAK_LEAD = re.compile(r"^(?:check|measure|count|feel|test|look|observe|watch|note|see)\b")
@@ -879,14 +909,13 @@ def keyword_category(text: str) -> Category | None:
             return category
     best: tuple[int, int, int, Category] | None = None
     for rank, category in enumerate(CATEGORIES):
-        keywords = _PATTERNS.get(category)
-        if keywords is None:
-            continue
-        for found in keywords.finditer(start):
+        for keyword in _PATTERNS.get(category, ()):
+            found = keyword.search(start)
+            if found is None:
+                continue
             key = (found.start(), -(found.end() - found.start()), rank, category)
             if best is None or key[:3] < best[:3]:
                 best = key
-            break
     if best is not None:
         return best[3]
     if _QUALIFIER_PATTERN.search(start) or _DRUG_PATTERN.search(start):
