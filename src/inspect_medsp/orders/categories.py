@@ -128,6 +128,9 @@ _NOT_A_DRUG = (
 )
 """What "stop" and "hold" leave to step 3 ("Stop routine obs" is a chart of observations)."""
 
+_SOON = r"(?! (?:\d+ ?(?:min\w*|h|hr|hrs|hours?)|an hour|half an hour|(?:1|one) hour)\b)"
+"""A review within minutes or hours is a reassessment at the bedside, not a follow-up."""
+
 _REDUCIBLE = (
     r"(?:dislocat\w*|shoulder|fracture|hip|elbow|patella|finger|jaw|knee|ankle|wrist|prolapse|"
     r"hernia)"
@@ -158,12 +161,13 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"see (?:the |a |her |his )?gp|call 999|ring 999|seek)",
         r"d ?c(?! summary| letter| cardioversion| shock)",
         r"dc(?! summary| letter| cardioversion| shock)",
-        r"f ?u", r"f up", r"fu", r"r ?v in", r"review in", r"see (?:gp|in|again)", r"rtc",
+        r"f ?u", r"f up", r"fu", r"(?:r ?v|review|see) in" + _SOON, r"see (?:gp|again)", r"rtc",
         r"return (?:if|to|in)", r"home(?! bp| blood pressure| oxygen| visit| o2)", r"step down",
         r"observe (?:in|on) (?:ed|the ward|cdu|obs ward|\w+ unit)", r"observe (?:for )?\d",
     ),
     "records": (
-        r"review", r"read", r"open", r"look up", r"pull up", r"go through", r"note",
+        r"review(?! in| after| (?:the |his |her )?(?:patient|pt|him|her|wound|pain|child|baby|"
+        r"response|symptoms))", r"read", r"open", r"look up", r"pull up", r"go through", r"note",
         r"record(?!" + _MEASURED + ")", r"document(?!" + _MEASURED + ")", r"write(?! up)",
         r"complete (?:the |an |a )?(?:\w+ )?(?:form|report)",
         r"file", r"chart(?! prn| regular| stat| as required| \d|" + _MEASURED[1:] + ")",
@@ -197,7 +201,9 @@ LEADS: dict[Category, tuple[str, ...]] = {
         r"introduce", r"greet", r"close", r"sit (?:down|quietly|with|beside|next)",
         r"allow", r"pause", r"listen", r"look", r"feel", r"percuss", r"obtain (?:verbal |"
         r"written )?consent", r"screen", r"perform (?:a |an )?(?:\w+ )?examination", r"watch",
-        r"observe (?:him|her|them|the)", r"establish", r"explore", r"elicit", r"enquire",
+        r"observe (?:him|her|them|the)", r"(?:review|r ?v|rv|reassess|re assess|see) (?:in|after)",
+        r"review (?:the |his |her )?(?:patient|pt|him|her|wound|pain|child|baby|response|symptoms)",
+        r"establish", r"explore", r"elicit", r"enquire",
         r"reassure", r"check (?:for|if|whether|that)", r"establish",
     ),
     "medication": (
