@@ -859,7 +859,8 @@ count only when no keyword of step 3 is in the order: "stat CT head" is imaging,
 contrast" does not make a CT a medicine, "Xylo 10 mg PO" is a medication."""
 
 _ADDRESSEE = re.compile(
-    r"^(?:please\s+)?(?:(?:nurse|doctor|dr|hca|pharmacist|registrar|team)[\w .]{0,25}:\s*)?"
+    r"^(?:(?:\d+[.)]|[*\u2022>+]|plan:?|then|and|also|next|now|pls|please)\s+)*"
+    r"(?:please\s+)?(?:(?:nurse|doctor|dr|hca|pharmacist|registrar|team)[\w .]{0,25}:\s*)?"
     r"(?:please\s+)?(?:(?:nurses?|nursing staff|nursing|hcas?|staff|fy1|f1|sho|students?|"
     r"midwi(?:fe|ves)|"
     r"porters?|pharmacists?|phlebotom\w+)\s+(?:to|please)\s+)?"
