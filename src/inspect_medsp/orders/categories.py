@@ -651,7 +651,7 @@ KEYWORDS: dict[Category, tuple[str, ...]] = {
         r"solu ?medrol", r"medrol", r"narcan", r"duoneb", r"proventil", r"xopenex",
         r"singulair", r"flovent", r"advair", r"prilosec", r"nexium", r"reglan",
         r"compazine", r"phenergan", r"colace", r"miralax", r"dulcolax", r"senokot",
-        r"endone", r"panadol", r"panadeine\w*", r"ordine", r"targin", r"sq", r"subq",
+        r"endone", r"panadol", r"panadeine\w*", r"ordine", r"targin",
         r"ppi",
     ),
     "procedure": (
@@ -883,7 +883,7 @@ _LEAD_PATTERNS: dict[Category, re.Pattern[str]] = {
 }
 _FRAME_PATTERNS: dict[Category, re.Pattern[str]] = {c: re.compile(p) for c, p in FRAMES.items()}
 _PATTERNS: dict[Category, tuple[re.Pattern[str], ...]] = {
-    category: tuple(re.compile(rf"(?<![\w])(?:{w})(?:e?s)?(?![\w])") for w in keywords)
+    category: tuple(re.compile(rf"(?<![\w'])(?:{w})(?:e?s)?(?![\w])") for w in keywords)
     for category, keywords in KEYWORDS.items()
 }
 """One pattern a keyword, so that the longest keyword at the earliest place is found whatever
