@@ -434,9 +434,11 @@ def test_the_category_table_on_the_first_held_out_set_used_for_tuning() -> None:
     assert (placed, correct) >= CATEGORY_TUNED
 
 
-# The second set, written blind and run once on the finished table (docs/workup.md).
-CATEGORY2_PLACED = 0
-CATEGORY2_CORRECT = 0
+# The second set, written blind and never read while the table was built; run once on the
+# finished table, the figures as they came out (docs/workup.md): 79 of 80 placed (98.8%), 67 of
+# 80 in the annotator's category or an alternative (83.8%). Not tuned afterwards.
+CATEGORY2_PLACED = 79
+CATEGORY2_CORRECT = 67
 
 
 def test_the_category_table_on_the_blind_second_set() -> None:
