@@ -270,6 +270,67 @@ def test_categories_place_what_clinicians_order() -> None:
         assert decide("", order) == (category, "order"), order
 
 
+# Shorthand as clinicians type it, written for the table from general clinical knowledge (UK,
+# US and Australian ward and ED usage); none is taken from either held-out set.
+SHORTHAND: dict[str, str] = {
+    # laboratory
+    "FBC, U&E, CRP": "laboratory", "VBG + lactate": "laboratory", "BC x2": "laboratory",
+    "MSU for MC&S": "laboratory", "G&S": "laboratory", "coag screen": "laboratory",
+    "hs-trop at 0 and 3h": "laboratory", "CBG": "laboratory", "beta-hCG": "laboratory",
+    "EUC, LFT, FBE": "laboratory", "BMP, Mg, Phos": "laboratory", "PET bloods": "laboratory",
+    "catheter specimen of urine": "laboratory", "4 units crossmatch": "laboratory",
+    # imaging
+    "CTKUB ?stone": "imaging", "USS pelvis": "imaging", "TVUSS": "imaging", "AXR": "imaging",
+    "V/Q scan": "imaging", "MRCP": "imaging", "eFAST": "imaging", "stat CT head": "imaging",
+    "RUQ ultrasound": "imaging", "Arrange an outpatient echo": "imaging",
+    # other diagnostic
+    "12-lead": "other_diagnostic", "CTG for 20 min": "other_diagnostic", "tele": "other_diagnostic",
+    "strict I/O": "other_diagnostic", "postural BP": "other_diagnostic",
+    "Record his peak flow": "other_diagnostic", "24h tape": "other_diagnostic",
+    "Stop routine obs": "other_diagnostic", "drain output": "other_diagnostic",
+    # medication
+    "co-amoxiclav 1.2g IV TDS": "medication", "O2 15L NRB": "medication", "IVF": "medication",
+    "Hartmann's 1L over 8h": "medication", "Zofran 4 mg IV q6h prn": "medication",
+    "2 units PRBC": "medication", "TXA 1g": "medication", "flu jab": "medication",
+    "Xylo 10 mg PO": "medication", "hold metformin": "medication", "IV NAC": "medication",
+    "0.5 mg IM adrenaline": "medication", "target sats 88-92%": "medication",
+    # procedure
+    "20G cannula R ACF": "procedure", "IDC": "procedure", "NGT": "procedure", "LP": "procedure",
+    "POP backslab": "procedure", "I&D abscess": "procedure", "DC cardioversion": "procedure",
+    "reduce shoulder under sedation": "procedure", "list for theatre": "procedure",
+    "Remove the foreign body": "procedure", "TWOC": "procedure",
+    # consultation
+    "d/w med reg": "consultation", "bleep on-call surg reg": "consultation", "SALT": "consultation",
+    "PT/OT": "consultation", "r/v by cardiology": "consultation", "MET call": "consultation",
+    "let the consultant know": "consultation", "CAMHS": "consultation",
+    "resp nurse": "consultation",
+    # disposition
+    "d/c home": "disposition", "TTO": "disposition", "f/u 2/52": "disposition",
+    "2WW referral": "disposition", "RTC 3/12": "disposition", "SDEC": "disposition",
+    "Tell mum to come back if he stops feeding": "disposition",
+    "pt to see GP in 1 week": "disposition",
+    # nursing
+    "NBM": "nursing", "1:1": "nursing", "HOB 30": "nursing", "2-hourly turns": "nursing",
+    "falls bundle": "nursing", "TEDs": "nursing", "NWB": "nursing", "Mr Jones to be NBM": "nursing",
+    # education
+    "counsel re: driving": "education", "PIL": "education", "sick day rules": "education",
+    "RICE advice": "education", "warn re: drowsiness": "education",
+    # records
+    "chase bloods": "records", "D/C summary": "records", "med rec": "records",
+    "DNACPR form": "records", "datix": "records", "check drug chart": "records",
+    # bedside
+    "hx from mum": "bedside", "abdo exam": "bedside", "MSE": "bedside", "4AT": "bedside",
+    "Kernig's sign": "bedside", "CURB-65": "bedside", "NIHSS": "bedside",
+    "XR not needed per Ottawa": "bedside", "PR": "bedside",
+}  # fmt: skip
+
+
+def test_categories_place_the_shorthand_clinicians_type() -> None:
+    wrong = {o: decide("", o)[0] for o, c in SHORTHAND.items() if decide("", o)[0] != c}
+    assert not wrong, wrong
+    assert decide("", "Wiggle the toes")[0] == "uncategorised"  # nothing is guessed
+
+
 def test_an_order_the_table_cannot_place_is_uncategorised_and_named() -> None:
     traj = Trajectory(store=Store())
     traj.turns = [_turn(1, [("Wiggle the toes", "executed"), ("CT head", "executed")], [], [])]
@@ -341,25 +402,48 @@ def test_the_bare_share_is_within_ten_points_of_the_held_out_hand_share(
     assert len(hand) == 33 and abs(share - hand_share) <= 0.10, (share, hand_share)
 
 
-# The one held-out run (docs/workup.md): 46 of 60 placed (0.767), short of the 90% asked
-# for; 37 of 60 in the annotator's category or alternative (0.617). Not tuned afterwards.
-CATEGORY_PLACED = 0.76
-CATEGORY_CORRECT = 0.61
-
-
-def test_the_category_table_on_the_held_out_orders() -> None:
-    data = yaml.safe_load((HELDOUT / "categories.yaml").read_text(encoding="utf-8"))
-    orders = data["orders"]
+def heldout_categories(name: str) -> tuple[int, int, list[tuple[str, str, str]]]:
+    """The table on a held-out set of hand-categorised orders (``categories.yaml`` or
+    ``categories2.yaml``): how many it placed, how many in the annotator's category or an
+    alternative, and every misplacement as (order, table, annotator)."""
+    data = yaml.safe_load((HELDOUT / name).read_text(encoding="utf-8"))
     placed = correct = 0
-    for entry in orders:
+    misses: list[tuple[str, str, str]] = []
+    for entry in data["orders"]:
         got, _how = decide("", entry["order"])
         placed += got in CATEGORIES
         alternative = entry.get("alternative") or []
         if isinstance(alternative, str):
             alternative = [a.strip() for a in alternative.split(",")]
-        correct += got in {entry["category"], *alternative}
-    assert placed / len(orders) >= CATEGORY_PLACED
-    assert correct / len(orders) >= CATEGORY_CORRECT
+        if got in {entry["category"], *alternative}:
+            correct += 1
+        else:
+            given = entry["category"] + (f" ({', '.join(alternative)})" if alternative else "")
+            misses.append((entry["order"], got, given))
+    return placed, correct, misses
+
+
+# The first set (docs/workup.md) measured the table before the shorthand was added: 46 of 60
+# placed, 37 correct. It was then read and used for tuning, so its present figures (60 and 52
+# of 60) are a tuning figure, not a held-out one.
+CATEGORY_TUNED = (60, 52)
+
+
+def test_the_category_table_on_the_first_held_out_set_used_for_tuning() -> None:
+    placed, correct, _ = heldout_categories("categories.yaml")
+    assert (placed, correct) >= CATEGORY_TUNED
+
+
+# The second set, written blind and never read while the table was built; run once on the
+# finished table, the figures as they came out (docs/workup.md): 79 of 80 placed (98.8%), 67 of
+# 80 in the annotator's category or an alternative (83.8%). Not tuned afterwards.
+CATEGORY2_PLACED = 79
+CATEGORY2_CORRECT = 67
+
+
+def test_the_category_table_on_the_blind_second_set() -> None:
+    placed, correct, _ = heldout_categories("categories2.yaml")
+    assert placed >= CATEGORY2_PLACED and correct >= CATEGORY2_CORRECT
 
 
 def test_too_few_decided_orders_withhold_the_share_with_its_reason() -> None:
