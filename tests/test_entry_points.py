@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai import eval_set
+from inspect_ai import Epochs, eval_set
 from inspect_ai.log import EvalLog, read_eval_log
 
 from inspect_medsp.errors import MedSPParameterError
@@ -89,6 +89,18 @@ REFUSALS: dict[str, Refusal] = {
         {"model_roles": {"grader": PERSON}},
         f"--model-role grader={PERSON} is not accepted",
     ),
+    "person-variants": Refusal(
+        PERSON,
+        ["-T", "variants=baseline,anxious", "--max-samples", "1"],
+        {"task_args": {"variants": "baseline,anxious"}, "max_samples": 1},
+        f"task parameter variants=baseline,anxious is not accepted with --model {PERSON}",
+    ),
+    "epochs-reducer": Refusal(
+        SCRIPTED,
+        ["--epochs", "2", "--epochs-reducer", "mean"],
+        {"epochs": Epochs(2, "mean")},
+        "--epochs-reducer mean is not accepted",
+    ),
     "scripted-tools": Refusal(
         SCRIPTED,
         ["-T", "protocol=tools"],
@@ -104,6 +116,7 @@ ON_THE_COMMAND_LINE = (
     "person-epochs",
     "person-max-samples",
     "person-as-grader",
+    "epochs-reducer",
 )
 """One refusal of each way a refusal learns what it refuses."""
 

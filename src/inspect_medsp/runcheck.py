@@ -67,6 +67,7 @@ def check_run(params: RunChoices, context: RunContext) -> None:
             "or globs, comma-separated, e.g. 'mededportal_100*/*' (omit it to run every "
             "scenario)"
         )
+    refuse_reducers(context)
     clinician = context.model if context.loading else None
     if clinician is None:
         if params.judge != DEFAULT_JUDGE:
@@ -92,6 +93,26 @@ def check_run(params: RunChoices, context: RunContext) -> None:
         unbound.append(AUDITOR)
     if unbound:
         require_judge(params.judge, tuple(unbound), context)
+
+
+def refuse_reducers(context: RunContext) -> None:
+    """Refuse an epoch reducer other than the tasks' own (``--epochs-reducer mean``): Inspect's
+    reducers keep the first epoch's score metadata, where the item counts the metrics read
+    are, so macro and micro would be the first epoch's alone.
+
+    Raises:
+        MedSPParameterError: Another reducer was given.
+    """
+    options = context.options if context.loading else None
+    given = options.reducers if options is not None else None
+    other = [name for name in given or () if name.rpartition("/")[2] != "epoch_mean"]
+    if other:
+        raise MedSPParameterError(
+            f"--epochs-reducer {','.join(other)} is not accepted: the MedSP tasks average a "
+            "scenario's epochs with their own reducer (inspect_medsp/epoch_mean), which keeps "
+            "every epoch's item counts; Inspect's reducers keep the first epoch's only, so "
+            "macro and micro would be the first epoch's. Drop --epochs-reducer"
+        )
 
 
 def require_judge(judge: str, roles: tuple[str, ...], context: RunContext) -> None:

@@ -33,7 +33,7 @@ import inspect_ai
 from inspect_ai import eval_set
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model, get_model, model_roles
-from inspect_ai.util import display_type
+from inspect_ai.util import display_type, registry_info
 
 from inspect_medsp._inspect import (
     MOVED,
@@ -168,6 +168,8 @@ class RunOptions:
     epochs: int | None
     time_limit: int | None
     score: bool
+    reducers: tuple[str, ...] | None = None
+    """The epoch reducers given (``--epochs-reducer``), by registered name; None when none."""
 
 
 @dataclass(frozen=True)
@@ -257,8 +259,8 @@ def _run_asks(frame: FrameType, entry: str) -> tuple[Concurrency, RunOptions]:
     """What the run of ``frame`` (the frame of ``entry``, of :data:`RUN_FRAMES`) asks."""
     settings: Any = _local(frame, entry, "kwargs") or {}
     connections = settings.get("max_connections") if isinstance(settings, dict) else None
-    epochs: Any = _local(frame, entry, "epochs")
-    epochs = getattr(epochs, "epochs", epochs)
+    given: Any = _local(frame, entry, "epochs")
+    epochs = getattr(given, "epochs", given)
     return (
         Concurrency(
             max_samples=_int_or_none(_local(frame, entry, "max_samples")),
@@ -268,8 +270,27 @@ def _run_asks(frame: FrameType, entry: str) -> tuple[Concurrency, RunOptions]:
             epochs=_int_or_none(epochs),
             time_limit=_int_or_none(_local(frame, entry, "time_limit")),
             score=_local(frame, entry, "score") is not False,
+            reducers=_reducer_names(given),
         ),
     )
+
+
+def _reducer_names(epochs: object) -> tuple[str, ...] | None:
+    """The registered names of the reducers an ``Epochs`` was given (None: none given, or not
+    an ``Epochs``); a reducer with no registered name is named by its function."""
+    try:
+        reducers = getattr(epochs, "reducer", None)
+    except Exception:  # a reducer name Inspect cannot resolve: Inspect itself says so
+        return None
+    if not reducers:
+        return None
+    names: list[str] = []
+    for reducer in reducers:
+        try:
+            names.append(registry_info(reducer).name)
+        except Exception:
+            names.append(getattr(reducer, "__name__", str(reducer)))
+    return tuple(names)
 
 
 @dataclass(frozen=True)

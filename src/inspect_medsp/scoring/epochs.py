@@ -5,8 +5,9 @@ right macro and micro and a stability figure. A score whose value holds its head
 keeps every figure in its metadata's ``figures`` (``record.score.FIGURES``): this reducer
 takes the mean of those (Inspect's own reducers keep the first epoch's metadata), and the
 reduced value is the headline of the reduced figures. Another reducer (``--epochs-reducer
-mean``) reduces the headline value alone: the figures, which the metrics read, are then the
-first epoch's (``tests/test_metrics_epochs.py``).
+mean``) would reduce the headline value alone, leaving the figures the metrics read at the
+first epoch's (``tests/test_metrics_epochs.py``), so a run that gives one is refused at load
+(``runcheck.refuse_reducers``).
 """
 
 from __future__ import annotations
