@@ -128,11 +128,16 @@ def test_every_interval_at_six_cases_is_at_least_the_cluster_robust_t_interval(
         values = [s.values["overall"] for s in sorted(group.samples, key=lambda s: s.id)]
         counts = [s.counts["overall"] for s in sorted(group.samples, key=lambda s: s.id)]
         order = sorted(ids)
-        ref = clustered_ratio(values, np.ones(len(values)), [c.split("/")[0] for c in order])
+        ref = clustered_ratio(
+            values, np.ones(len(values)), [c.split("/")[0] for c in order], limits=(0.0, 1.0)
+        )
         width = group.metrics["macro_ci_high"] - group.metrics["macro_ci_low"]
         assert width >= ref.high - ref.low - 1e-12 > 0
         micro = clustered_ratio(
-            [c for c, _ in counts], [t for _, t in counts], [c.split("/")[0] for c in order]
+            [c for c, _ in counts],
+            [t for _, t in counts],
+            [c.split("/")[0] for c in order],
+            limits=(0.0, 1.0),
         )
         assert group.metrics["micro_ci_high"] - group.metrics["micro_ci_low"] >= (
             micro.high - micro.low - 1e-12
