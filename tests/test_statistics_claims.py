@@ -14,6 +14,7 @@ import pytest
 
 from inspect_medsp.comparisons.case_weights import icc_draws
 from inspect_medsp.report import analyse, table_markdown
+from inspect_medsp.report.gaps import below_text
 from inspect_medsp.scoring import clustered_ratio
 from inspect_medsp.stats import Pairing, paired_difference
 from inspect_medsp.stats.paired import paired_differences
@@ -138,3 +139,21 @@ def test_best_is_bold_only_when_told_apart() -> None:
     few = analyse([run("org/a", {"c1/s1": 0.5, "c2/s1": 0.7}), run("org/b", {"c1/s1": 0.2})])
     md = table_markdown(few.groups)
     assert "nan" not in md and "**" not in md
+
+
+def test_a_gap_is_bold_only_when_its_interval_is_below_the_macro() -> None:
+    group = analyse([run("org/a", {f"c{i}/scenario1": 0.6 for i in range(8)})]).groups[0]
+    metrics = {
+        "macro": 0.70,
+        "PC_macro": 0.698,
+        "PC_macro_ci_low": 0.60,
+        "PC_macro_ci_high": 0.79,
+        "MK_macro": 0.40,
+        "MK_macro_ci_low": 0.30,
+        "MK_macro_ci_high": 0.50,
+    }
+    shown = group.model_copy(update={"below_overall": ["PC", "MK"], "metrics": metrics})
+    text = below_text(shown, 0.70)
+    assert "**MK** 40.0% [30.0%, 50.0%]" in text
+    assert "**PC**" not in text
+    assert "not told apart from it: PC 69.8% [60.0%, 79.0%]" in text

@@ -176,7 +176,7 @@ def differences_markdown(
         "and the 95% interval joins the two tests' inverted intervals, so before any "
         "correction a difference is detectable (p < 0.05) exactly when its interval leaves "
         "out 0 (interval ends in double precision, ties counted alike by both); an interval "
-        "end beyond -100 or 100 points is clipped there and said to be. The intervals are "
+        "end beyond -100 or 100 points is clipped there and said to be; the intervals are "
         "not adjusted for multiplicity, so a Holm-corrected row "
         "whose interval leaves out 0 can still be not detectable. With fewer than "
         f'{MIN_CASES} cases there is no interval. "Can detect" is the minimum detectable '

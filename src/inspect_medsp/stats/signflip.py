@@ -7,13 +7,14 @@ pattern when there are at most :data:`EXACT_CASES` cases, else :data:`PERMUTATIO
 random ones plus the observed, so never 0). Random draws resolve a p-value only down to about
 ``1 / (PERMUTATIONS + 1)``; a family of many rows corrected with Holm would meet that
 resolution as a floor (546 competency rows times 0.0001 is over 0.05). So where it matters
-(a row significant at 5% whose draws reached the observed sum at most :data:`FEW_HITS` times,
-in a family whose Holm level is below what the draws resolve) the p-value is the exact
-sign-flip distribution's, computed on a lattice (:func:`lattice_p`): each case's ``|s_c|``
-rounded to ``1 / LATTICE_UNITS`` of their total, the distribution of the signed sum by the
-discrete Fourier transform of its characteristic function ``prod_c cos(w k_c)``. The rounding
-adds a variance of at most ``C h^2 / 12`` (``h`` the lattice step) to the sum's, a fraction
-below 1% of it, so the tail is the exact test's to within that.
+(a row significant at 5%, whose draws reached the observed sum at most :data:`FEW_HITS` times,
+and whose draws' p-value is not below its family's Holm level, 5% over the family's size) the
+p-value is the exact sign-flip distribution's, computed on a lattice (:func:`lattice_p`): each
+case's ``|s_c|`` rounded to ``1 / LATTICE_UNITS`` of their total, the distribution of the
+signed sum by the discrete Fourier transform of its characteristic function
+``prod_c cos(w k_c)``. The rounding adds a variance of at most ``C h^2 / 12`` (``h`` the
+lattice step) to the sum's, a fraction below 1% of it, so the tail is the exact test's to
+within that.
 
 Inverting the test gives the interval: a difference ``delta`` is kept when the test of
 "the mean difference is ``delta``" (case sums ``s_c - delta * n_c``, ``n_c`` the case's
@@ -40,8 +41,8 @@ EXACT_CASES = 12
 """Up to this many cases, the permutation test enumerates every sign pattern (4,096)."""
 SEED = 1638
 FEW_HITS = 100
-"""Up to this many random patterns reaching the observed sum, a significant row of a family
-whose Holm level is below ``FEW_HITS / (PERMUTATIONS + 1)`` gets the lattice p-value."""
+"""Up to this many random patterns reaching the observed sum, a significant row whose draws'
+p-value is at or above its Holm level gets the lattice p-value."""
 LATTICE_UNITS = 2048
 """Lattice points over the total ``sum_c |s_c|`` (at least; 4 per case beyond 512 cases)."""
 
@@ -134,9 +135,10 @@ def sign_flip(
     """The permutation p-values and inverted ``1 - alpha`` intervals of many comparisons with
     the same number of cases (one row of ``case_sums`` and ``case_sizes`` each, shape
     ``(comparisons, n_clusters)``); without ``p_values`` (a power simulation needs only the
-    intervals) the p-values are NaN. ``levels`` (one per row) is each row's Holm level (5% over
-    its family's size): where it is below what the draws resolve the lattice p-value is used
-    for a significant row with few hits (see the module). Everything is float64."""
+    intervals) the p-values are NaN and the intervals single precision. ``levels`` (one per
+    row) is each row's Holm level (5% over its family's size): a significant row with few hits
+    whose draws' p-value is not below it gets the lattice p-value (see the module). With
+    p-values everything is float64."""
     sums = np.atleast_2d(np.asarray(case_sums, dtype=float))
     sizes = np.atleast_2d(np.asarray(case_sizes, dtype=float))
     n = sums.shape[1]
@@ -148,7 +150,11 @@ def sign_flip(
     # twice
     twice = 2 if exact and n >= 1 else 1
     signs = signs[:, : patterns // twice]
-    signed = sums @ signs
+    # a power simulation (no p-values) needs only where its intervals fall, not their last
+    # digits: single precision halves its time; the report's own tests are in float64
+    precision = np.float64 if p_values else np.float32
+    signs = signs.astype(precision, copy=False)
+    signed = sums.astype(precision) @ signs
     scale = np.maximum(1.0, np.abs(sums).sum(axis=1))
     tolerance = 1e-9 * scale
     found = np.full(len(sums), math.nan)
@@ -157,16 +163,19 @@ def sign_flip(
         hits = twice * np.count_nonzero(np.abs(signed) >= (observed - tolerance)[:, None], axis=1)
         found = hits / patterns if exact else (1 + hits) / (patterns + 1)
         if not exact:
+            # a row whose draws' p-value is below its Holm level is starred whatever its exact
+            # value; one at or above it (and below alpha) is where the draws' resolution
+            # could decide a Holm step
             level = np.full(len(sums), alpha) if levels is None else np.asarray(levels)
-            resolve = level * (patterns + 1) < FEW_HITS
-            for row in np.flatnonzero(resolve & (hits <= FEW_HITS) & (found < alpha)):
+            resolve = (found >= level) & (found < alpha) & (hits <= FEW_HITS)
+            for row in np.flatnonzero(resolve):
                 found[row] = min(found[row], lattice_p(sums[row]))
     # inversion: each pattern keeps delta on [min(d1, d2), max(d1, d2)]; a pattern whose
     # signed sizes reach the total (|b| = N: a zero denominator) keeps every delta
     a = signed
-    b = sizes @ signs
-    s_total = sums.sum(axis=1)[:, None]
-    n_total = sizes.sum(axis=1)[:, None]
+    b = sizes.astype(precision) @ signs
+    s_total = sums.sum(axis=1)[:, None].astype(precision)
+    n_total = sizes.sum(axis=1)[:, None].astype(precision)
     trivial = np.abs(b) >= n_total - 0.5
     with np.errstate(divide="ignore", invalid="ignore"):
         d1 = (a - s_total) / (b - n_total)
@@ -182,8 +191,8 @@ def sign_flip(
         if exact
         else math.ceil(alpha * (patterns + 1) - 1e-9) - 1
     )
-    low = _kth(lo, math.ceil(needed / twice), largest=False)
-    high = _kth(hi, math.ceil(needed / twice), largest=True)
+    low = _kth(lo, math.ceil(needed / twice), largest=False).astype(float)
+    high = _kth(hi, math.ceil(needed / twice), largest=True).astype(float)
     # an end within round-off of 0 is 0: a tie (a pattern's |signed sum| equal to the
     # observed) keeps 0 in the interval exactly as the p-value counts it a hit
     near = tolerance / n_total[:, 0]
