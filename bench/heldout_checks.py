@@ -137,6 +137,7 @@ def holm_rows(replicates: int, rng: np.random.Generator) -> list[Row]:
     """Planted 25-point competency difference among 14 groups on 100 cases; FWER under null."""
     starred = planted_rows = 0
     family_errors = 0
+    by_competency: dict[str, list[int]] = {c: [0, 0, 0] for c in sim.COMPETENCIES}
     for r in range(replicates):
         planted = (r % 14, sim.COMPETENCIES[r % 6], 25.0)
         encounters, truths = sim.groups(14, 100, planted, rng)
@@ -145,16 +146,28 @@ def holm_rows(replicates: int, rng: np.random.Generator) -> list[Row]:
             i, j = int(row.group_a[1:]), int(row.group_b[1:])
             truth = truths[(i, j, row.competency)]
             if row.competency != OVERALL and abs(truth) >= 12.5:
+                hit = _detected(row.p_value, row.paired.difference, truth)
                 planted_rows += 1
-                starred += _detected(row.p_value, row.paired.difference, truth)
+                starred += hit
+                tally = by_competency[row.competency]
+                tally[0] += 1
+                tally[1] += hit
+                tally[2] += row.paired.cases
     null_reps = replicates
     for _ in range(null_reps):
         encounters, truths = sim.groups(14, 100, None, rng)
         found = pairwise([(f"g{i:02d}", samples(e)) for i, e in enumerate(encounters)])
         family_errors += any(r.detectable for r in found)
+    per = [
+        (f"planted rows starred: {c}", "14 groups x 100 cases", n, hit / n,
+         f"cases with {c} items: {cases / n:.0f} on average")
+        for c, (n, hit, cases) in by_competency.items()
+        if n
+    ]  # fmt: skip
     return [
         ("planted rows starred", "14 groups x 100 cases", planted_rows, starred / planted_rows,
          f"{replicates} replicates"),
+        *per,
         ("family-wise error, nothing planted", "14 groups x 100 cases", null_reps,
          family_errors / null_reps, "any of 637 rows starred"),
     ]  # fmt: skip
