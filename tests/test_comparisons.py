@@ -18,6 +18,7 @@ from inspect_medsp.full_report import render_markdown, write_report
 from inspect_medsp.report import analyse
 from inspect_medsp.scoring.clustered import clustered_ratio
 from inspect_medsp.scoring.metrics import mean_ci
+from inspect_medsp.scoring.tdist import t_quantile
 from inspect_medsp.stats import signflip
 from inspect_medsp.stats.paired import holm, paired_difference
 from inspect_medsp.stats.pairwise import Comparison, pairwise
@@ -193,8 +194,12 @@ def test_paired_interval_holds_the_t_interval_and_agrees_with_the_p_value() -> N
             a = rng.uniform(0, 1, len(cases))
             b = a + rng.normal(0.04 * (trial % 3), 0.15, len(cases))
             result = paired_difference(a, b, cases)
+            # the paired test's own t interval: CR2 on the Bell-McCaffrey degrees of freedom
             t = clustered_ratio(b - a, np.ones(len(cases)), cases)
-            assert result.ci_low <= t.low + 1e-12 and result.ci_high >= t.high - 1e-12
+            half = t_quantile(0.975, result.df) * result.se
+            assert result.se >= t.se - 1e-12
+            low, high = result.difference - half, result.difference + half
+            assert result.ci_low <= low + 1e-12 and result.ci_high >= high - 1e-12
             leaves_out_zero = result.ci_low > 0 or result.ci_high < 0
             assert leaves_out_zero == (result.p_value < 0.05)
 

@@ -202,7 +202,8 @@ def test_the_sentences_say_what_their_numbers_are() -> None:
     analysis = analyse([run("model-a", a), run("model-b", b)])
     text = render_markdown(analysis, charts=False)
     assert re.search(
-        r"this comparison can detect [\d.]+ points \(80% power if its 8 cases are typical of "
+        r"this comparison can detect [\d.]+ points in either direction \(80% power if its 8 "
+        r"cases are typical of "
         r"the next 8; worked out from fewer than 15 cases that is a rough guide", text
     )
     assert "the intervals are not, so a competency interval that leaves out 0 may carry no" in text

@@ -15,6 +15,7 @@ from inspect_medsp.comparisons.comparisons_sections import comparisons as compar
 from inspect_medsp.full_report import render_markdown
 from inspect_medsp.report import analyse
 from inspect_medsp.scoring.clustered import clustered_ratio
+from inspect_medsp.scoring.tdist import t_quantile
 from inspect_medsp.stats.pairwise import NO_SPREAD, NOT_DETECTABLE, Comparison, pairwise
 from tests.support.runs import run
 
@@ -128,11 +129,16 @@ def test_every_interval_at_six_cases_is_at_least_the_cluster_robust_t_interval(
         values = [s.values["overall"] for s in sorted(group.samples, key=lambda s: s.id)]
         counts = [s.counts["overall"] for s in sorted(group.samples, key=lambda s: s.id)]
         order = sorted(ids)
-        ref = clustered_ratio(values, np.ones(len(values)), [c.split("/")[0] for c in order])
+        ref = clustered_ratio(
+            values, np.ones(len(values)), [c.split("/")[0] for c in order], limits=(0.0, 1.0)
+        )
         width = group.metrics["macro_ci_high"] - group.metrics["macro_ci_low"]
         assert width >= ref.high - ref.low - 1e-12 > 0
         micro = clustered_ratio(
-            [c for c, _ in counts], [t for _, t in counts], [c.split("/")[0] for c in order]
+            [c for c, _ in counts],
+            [t for _, t in counts],
+            [c.split("/")[0] for c in order],
+            limits=(0.0, 1.0),
         )
         assert group.metrics["micro_ci_high"] - group.metrics["micro_ci_low"] >= (
             micro.high - micro.low - 1e-12
@@ -145,7 +151,11 @@ def test_every_interval_at_six_cases_is_at_least_the_cluster_robust_t_interval(
     d = [s.values["overall"] for s in sorted(analysis.groups[1].samples, key=lambda s: s.id)]
     first = [s.values["overall"] for s in sorted(analysis.groups[0].samples, key=lambda s: s.id)]
     ref = clustered_ratio(np.array(d) - np.array(first), np.ones(len(d)), sorted(cases))
-    assert row.paired.ci_low <= ref.low + 1e-12 and row.paired.ci_high >= ref.high - 1e-12
+    # the paired test's own t interval: that standard error on the Bell-McCaffrey df
+    assert row.paired.se == pytest.approx(ref.se)
+    half = t_quantile(0.975, row.paired.df) * row.paired.se
+    low, high = row.paired.difference - half, row.paired.difference + half
+    assert row.paired.ci_low <= low + 1e-12 and row.paired.ci_high >= high - 1e-12
 
 
 def test_fewer_than_six_cases_give_no_interval_and_say_why() -> None:

@@ -343,9 +343,14 @@ def test_the_interval_treats_cases_not_scenarios_as_the_unit() -> None:
     assert summary["macro"] == pytest.approx(4 / 6)
     # by hand: residuals per case 10 * (1 - 2/3) or 10 * (0 - 2/3); se^2 = 6/5 * sum / 60^2
     se = math.sqrt(6 / 5 * (4 * (10 / 3) ** 2 + 2 * (20 / 3) ** 2)) / 60
-    half = 2.570582 * se  # t(0.975) on 5 degrees of freedom
-    assert summary["macro_ci_low"] == pytest.approx(4 / 6 - half, rel=1e-6)
-    assert summary["macro_ci_high"] == pytest.approx(4 / 6 + half, rel=1e-6)
+    # degrees of freedom: the cases' own contributions, (sum r^2)^2 / sum r^4 = 4 (below the
+    # Bell-McCaffrey 5); a share's interval is on the logit scale around (40 + 0.5) / (60 + 1)
+    shrunk = 40.5 / 61
+    half = 2.776445 * se / (shrunk * (1 - shrunk))  # t(0.975) on 4 degrees of freedom
+    centre = math.log(shrunk / (1 - shrunk))
+    low, high = (1 / (1 + math.exp(-(centre + sign * half))) for sign in (-1, 1))
+    assert summary["macro_ci_low"] == pytest.approx(low, rel=1e-6)
+    assert summary["macro_ci_high"] == pytest.approx(high, rel=1e-6)
     # as if every scenario were its own case, the interval is far narrower
     low, high = mean_ci([float(met) for met in done.values() for _ in range(10)])
     assert high - low < (summary["macro_ci_high"] - summary["macro_ci_low"]) / 2

@@ -84,4 +84,5 @@ def test_a_report_on_eight_cases_states_the_simulated_mdd() -> None:
     assert row.paired.mdd > mdd(alone.se, 8, df=alone.df)
     text = render_markdown(analysis, charts=False)
     # below 15 cases the sentence says the 80% is a rough guide
-    assert f"can detect {row.paired.mdd * 100:.1f} points (80% power if its 8 cases" in text
+    detect = f"can detect {row.paired.mdd * 100:.1f} points in either direction (80% power"
+    assert f"{detect} if its 8 cases" in text

@@ -35,6 +35,8 @@ from inspect_medsp.record import KEYS, self_preference
 from inspect_medsp.scoring import clustered_ratio
 
 TOP_ITEMS = 15
+
+
 class AgreementRow(BaseModel):
     """One comparison's agreement on one competency (or ``overall``)."""
 
@@ -176,7 +178,9 @@ def shifts(logs: Sequence[GradedLog], keys: Sequence[Key]) -> list[Shift]:
             ids = sorted(pairs)
             ref = np.asarray([np.mean([p[0] for p in pairs[i]]) for i in ids])
             new = np.asarray([np.mean([p[1] for p in pairs[i]]) for i in ids])
-            interval = clustered_ratio(new - ref, np.ones(len(ids)), [cases[i] for i in ids])
+            interval = clustered_ratio(
+                new - ref, np.ones(len(ids)), [cases[i] for i in ids], limits=(-1.0, 1.0)
+            )
             low, high = interval.low, interval.high
             out.append(
                 Shift(

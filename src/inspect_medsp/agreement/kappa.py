@@ -98,7 +98,7 @@ def agreement(votes: Sequence[Sequence[int]] | np.ndarray, cases: Sequence[str])
     whole = np.asarray([[float(c.sum()) for c in columns]])
     sums = resampled_sums(columns, cases)
     met = array.sum(axis=1)
-    share = clustered_ratio(columns[0], columns[1], cases)
+    share = clustered_ratio(columns[0], columns[1], cases, limits=(0.0, 1.0))
     return Agreement(
         items=len(array),
         agreement=float(whole[0, 0] / whole[0, 1]),

@@ -33,6 +33,10 @@ FULL_SQUARED_SIZES = 9362
 FULL_CLUSTER_SIZE = FULL_SQUARED_SIZES / FULL_SCENARIOS
 """Size-weighted mean scenarios per case of the full set (6.05)."""
 Z_95 = 1.959963984540054
+LOWEST_RHO = -0.95 / (FULL_CLUSTER_SIZE - 1.0)
+"""The lowest intra-case correlation a plan works with: just above ``-1 / (m - 1)``, where the
+full set's design effect ``1 + (m - 1) rho`` would reach 0 (a range's draws may be negative:
+see :func:`inspect_medsp.comparisons.case_weights.icc_draws`)."""
 MOST_SCENARIOS = 100 * FULL_SCENARIOS
 """Where the search for the scenarios needed stops."""
 
@@ -60,7 +64,7 @@ class Spread(NamedTuple):
     def rho_at(self, epochs: float) -> float:
         """The intra-case correlation at ``epochs`` epochs: the case part over the variance."""
         total = self.variance(epochs)
-        return min(1.0, self.between / total) if total > 0 else 0.0
+        return min(1.0, max(LOWEST_RHO, self.between / total)) if total > 0 else 0.0
 
 
 def planned_cluster_size(scenarios: float) -> float:
@@ -79,7 +83,10 @@ def planned_cases(scenarios: float) -> int:
 
 
 def design_effect(rho: float, cluster_size: float = FULL_CLUSTER_SIZE) -> float:
-    """How much case clustering inflates the variance of a mean over scenarios."""
+    """How much case clustering inflates the variance of a mean over scenarios (a negative
+    ``rho`` is kept above ``-0.95 / (m - 1)``, where the effect would reach 0)."""
+    if cluster_size > 1.0:
+        rho = max(rho, -0.95 / (cluster_size - 1.0))
     return 1.0 + (cluster_size - 1.0) * rho
 
 

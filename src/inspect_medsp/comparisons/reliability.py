@@ -93,7 +93,7 @@ def reliability(label: str, samples: Sequence[MedspSample]) -> Reliability | Non
         nan = math.nan
         return Reliability(label, k, 0, left_out, nan, nan, nan, nan, nan)
     ones = np.ones(len(every))
-    reliably = clustered_ratio(every, ones, cases)
+    reliably = clustered_ratio(every, ones, cases, limits=(0.0, 1.0))
     return Reliability(
         group=label,
         epochs=k,

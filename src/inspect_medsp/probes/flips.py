@@ -104,7 +104,7 @@ def _rate(flips: list[int], items: list[int], cases: list[str]) -> Rate:
     n, d = sum(flips), sum(items)
     if not d:
         return Rate(flips=n, items=d)
-    interval = clustered_ratio(flips, items, cases)
+    interval = clustered_ratio(flips, items, cases, limits=(0.0, 1.0))
     return Rate(flips=n, items=d, rate=n / d, ci=(interval.low, interval.high))
 
 

@@ -1,7 +1,13 @@
 """The gaps: each group's competencies below its own overall macro and the rubric items it
-missed most often (worked out here; all of them in ``missed_items.csv``)."""
+missed most often (worked out here; all of them in ``missed_items.csv``).
+
+A competency is a gap (in bold) only when its whole 95% interval is below the overall macro:
+a competency a few tenths of a point below it is within noise, and is listed with its
+interval as such."""
 
 from __future__ import annotations
+
+import math
 
 from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.record import normalise
@@ -49,6 +55,43 @@ def missed_items(group: GroupSummary) -> list[MissedItem]:
     )
 
 
+def _interval(group: GroupSummary, competency: str) -> tuple[float, float] | None:
+    low = group.metric(f"{competency}_macro_ci_low")
+    high = group.metric(f"{competency}_macro_ci_high")
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return None
+    return low, high
+
+
+def below_text(group: GroupSummary, overall: float) -> str:
+    """The competencies below the overall macro: in bold (a gap) those whose 95% interval lies
+    wholly below it, the others with their interval and said to be within noise."""
+    gaps, noise = [], []
+    for c in group.below_overall:
+        value = group.metric(f"{c}_macro")
+        interval = _interval(group, c)
+        span = "" if interval is None else f" [{pct(interval[0])}, {pct(interval[1])}]"
+        if interval is not None and interval[1] < overall:
+            gaps.append(f"**{c}** {pct(value)}{span}")
+        else:
+            why = "no interval" if interval is None else "interval reaches the macro"
+            noise.append(f"{c} {pct(value)}{span} ({why})")
+    parts = []
+    if gaps:
+        parts.append(
+            f"Gaps (95% interval wholly below its own overall macro, {pct(overall)}): "
+            + ", ".join(gaps)
+            + "."
+        )
+    if noise:
+        parts.append(
+            f"Below its overall macro ({pct(overall)}) but not told apart from it: "
+            + ", ".join(noise)
+            + "."
+        )
+    return " ".join(parts)
+
+
 def gaps(page: Page) -> list[str]:
     analysis = page.analysis
     out = ["## Gaps", ""]
@@ -59,8 +102,7 @@ def gaps(page: Page) -> list[str]:
             out += ["No scored scenarios.", ""]
             continue
         if g.below_overall:
-            weak = ", ".join(f"**{c}** {pct(g.metric(f'{c}_macro'))}" for c in g.below_overall)
-            out.append(f"Competencies below its own overall macro ({pct(overall)}): {weak}.")
+            out.append(below_text(g, overall))
         else:
             out.append(f"No competency is below its own overall macro ({pct(overall)}).")
         out.append("")

@@ -1,9 +1,12 @@
 """``table.md`` and ``table.tex``: the groups in the shape of the paper's main results table,
 one row per group: macro completion per competency, overall macro and micro, each with its
-95% interval, and the scenarios scored. The best value of each column is bold."""
+95% interval, and the scenarios scored. A column's best value is bold only when every group
+ran the same case set and its 95% interval lies wholly above every other group's (told apart
+from noise); an interval that cannot be given is left out, never printed as ``[nan, nan]``."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from inspect_medsp.data import COMPETENCIES, sets_named
@@ -41,18 +44,44 @@ def tex(text: str) -> str:
     return " ".join(text.split()).translate(_TEX)
 
 
+def _known(value: float | None) -> bool:
+    return value is not None and not math.isnan(value)
+
+
+def _interval(group: GroupSummary, metric: str) -> tuple[float, float] | None:
+    low, high = group.metric(f"{metric}_ci_low"), group.metric(f"{metric}_ci_high")
+    if low is None or high is None or not (_known(low) and _known(high)):
+        return None
+    return low, high
+
+
 def _best(groups: Sequence[GroupSummary], metric: str) -> float | None:
-    values = [v for g in groups if (v := g.metric(metric)) is not None]
-    return max(values) if values else None
+    """The column's best value when it is told apart from every other group's: all groups on
+    one case set, and the best's 95% interval wholly above every other's (None otherwise)."""
+    if len({g.case_set.key for g in groups}) != 1:
+        return None
+    found = [(v, g) for g in groups if _known(v := g.metric(metric))]
+    if len(found) < 2:
+        return None
+    found.sort(key=lambda pair: -float(pair[0] or 0.0))
+    top = _interval(found[0][1], metric)
+    if top is None:
+        return None
+    for _, other in found[1:]:
+        span = _interval(other, metric)
+        if span is None or span[1] >= top[0]:
+            return None
+    return found[0][0]
 
 
 def _cell(group: GroupSummary, metric: str) -> tuple[str, str] | None:
     """``(value, interval)`` in percent, or None when the group has no value."""
     value = group.metric(metric)
-    if value is None:
+    if not _known(value):
         return None
-    low, high = group.metric(f"{metric}_ci_low"), group.metric(f"{metric}_ci_high")
-    interval = "" if low is None or high is None else f"[{low * 100:.1f}, {high * 100:.1f}]"
+    assert value is not None
+    span = _interval(group, metric)
+    interval = "" if span is None else f"[{span[0] * 100:.1f}, {span[1] * 100:.1f}]"
     return f"{value * 100:.1f}", interval
 
 
@@ -73,7 +102,7 @@ def _cells(
             cells.append(missing)
             continue
         value, interval = found
-        if group.metric(metric) == best[metric]:
+        if best[metric] is not None and group.metric(metric) == best[metric]:
             value = bold(value)
         cells.append(join(value, interval))
     return cells
@@ -89,7 +118,8 @@ def table_markdown(groups: Sequence[GroupSummary]) -> str:
         "",
         "Completion (% of rubric items met; macro: mean over scenarios) with 95% cluster-"
         "robust t intervals over cases (none below 6 cases); competency columns are macro "
-        "completion. Best value per column in bold.",
+        "completion. A column's best value is in bold only when all groups ran the same "
+        "case set and its interval lies wholly above every other group's.",
         "",
         "| " + " | ".join(header) + " |",
         "|---|" + "|".join("---:" for _ in header[1:]) + "|",
@@ -138,7 +168,8 @@ def table_latex(groups: Sequence[GroupSummary]) -> str:
         "\\end{tabular}",
         "\\caption{Completion (\\% of rubric items met; macro: mean over scenarios) with 95\\% "
         "cluster-robust t intervals over cases below each value; competency columns are "
-        "macro completion. Best value per column in bold.}",
+        "macro completion. A column's best value is in bold only when all groups ran the same "
+        "case set and its interval lies wholly above every other group's.}",
         "\\label{tab:medsp-results}",
         "\\end{table}",
     ]

@@ -71,12 +71,14 @@ class Columns:
         return float(self.completed.sum() / self.total.sum())
 
     def interval(self, kind: str) -> tuple[float, float]:
-        """The cluster-robust t interval of ``macro`` or ``micro`` over cases (NaN with fewer
-        than :data:`MIN_CASES` cases)."""
+        """The cluster-robust t interval of ``macro`` or ``micro`` over cases, a share's (on
+        the logit scale, inside [0, 1]; NaN with fewer than :data:`MIN_CASES` cases)."""
         if kind == "macro":
-            found = clustered_ratio(self.completed / self.total, np.ones(len(self)), self.cases)
+            found = clustered_ratio(
+                self.completed / self.total, np.ones(len(self)), self.cases, limits=(0.0, 1.0)
+            )
         else:
-            found = clustered_ratio(self.completed, self.total, self.cases)
+            found = clustered_ratio(self.completed, self.total, self.cases, limits=(0.0, 1.0))
         return found.low, found.high
 
 
@@ -198,11 +200,15 @@ def bootstrap_ci(
 
 
 def mean_ci(
-    values: Sequence[float] | np.ndarray, clusters: Sequence[str] | None = None
+    values: Sequence[float] | np.ndarray,
+    clusters: Sequence[str] | None = None,
+    limits: tuple[float, float] | None = (0.0, 1.0),
 ) -> tuple[float, float]:
-    """The cluster-robust t interval of the mean of ``values`` (one per scenario) over
-    ``clusters`` (default: each value its own); NaN with fewer than :data:`MIN_CASES`."""
-    found = clustered_ratio(values, np.ones(len(values)), clusters)
+    """The cluster-robust t interval of the mean of ``values`` (one per scenario: completion,
+    a share, so on the logit scale and inside [0, 1] unless ``limits`` says otherwise; see
+    :func:`~inspect_medsp.scoring.clustered.clustered_ratio`) over ``clusters`` (default: each
+    value its own); NaN with fewer than :data:`MIN_CASES`."""
+    found = clustered_ratio(values, np.ones(len(values)), clusters, limits=limits)
     return found.low, found.high
 
 

@@ -84,6 +84,9 @@ class Paired(NamedTuple):
     """The smallest p-value this design can reach (uncorrected)."""
     df: float = math.nan
     """Degrees of freedom of the t test (Bell-McCaffrey; ``C - 1`` for equal cases)."""
+    clipped: bool = False
+    """An end of the interval lay beyond what a difference of two shares can be (-1 or 1)
+    and was set to it (only when every value of both runs is a share, in [0, 1])."""
 
 
 def cluster_index(clusters: Sequence[str]) -> tuple[np.ndarray, int]:
@@ -143,6 +146,7 @@ def paired_differences(
     """
     results: list[Paired | None] = [None] * len(pairings)
     batches: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {}
+    bounded = [False] * len(pairings)
     nan = math.nan
     for i, (a, b, clusters) in enumerate(pairings):
         a_values = np.asarray(a, dtype=float)
@@ -171,11 +175,17 @@ def paired_differences(
             nonzero_cases=nonzero,
             smallest_p=smallest_p(nonzero, n_clusters, permutations),
         )
+        shares = bool(
+            a_values.min() >= 0 and b_values.min() >= 0 and a_values.max() <= 1
+            and b_values.max() <= 1
+        )  # fmt: skip
+        bounded[i] = shares
         batches.setdefault(n_clusters, []).append((i, sums, sizes))
     for _, batch in sorted(batches.items(), reverse=True):  # largest first: one sign draw
         sums = np.stack([item[1] for item in batch])
         sizes = np.stack([item[2] for item in batch])
-        test = paired_test(sums, sizes, ALPHA, permutations, seed)
+        levels = None if alphas is None else np.array([alphas[item[0]] for item in batch])
+        test = paired_test(sums, sizes, ALPHA, permutations, seed, levels=levels)
         for column, (i, *_) in enumerate(batch):
             done = results[i]
             assert done is not None
@@ -184,9 +194,16 @@ def paired_differences(
             found = nan
             if detectable and done.smallest_p < alpha:
                 found = detectable_difference(sums[column], sizes[column], se, df, alpha)
+                if bounded[i] and found > 1.0:
+                    found = nan  # no difference two shares can have is found with 80% power
+            low, high = float(test.low[column]), float(test.high[column])
+            clipped = bounded[i] and (low < -1.0 or high > 1.0)
+            if clipped:
+                low, high = max(low, -1.0), min(high, 1.0)
             results[i] = done._replace(
-                ci_low=float(test.low[column]),
-                ci_high=float(test.high[column]),
+                ci_low=low,
+                ci_high=high,
+                clipped=clipped,
                 p_value=float(test.p_values[column]),
                 se=se,
                 mdd=found,

@@ -66,6 +66,7 @@ def paired_test(
     seed: int = SEED,
     p_values: bool = True,
     df_decimals: int | None = None,
+    levels: np.ndarray | None = None,
 ) -> PairedTest:
     """The p-values and ``1 - alpha`` union intervals of comparisons with the same number of
     cases (shape ``(comparisons, cases)``).
@@ -74,6 +75,9 @@ def paired_test(
         p_values: Work out the p-values (a power simulation needs only the intervals).
         df_decimals: Round the t test's degrees of freedom to this many decimals for its
             quantile (a simulation of thousands of comparisons then reuses the quantiles).
+        levels: Each row's Holm level (5% over its family's size), so that the permutation
+            p-value is resolved where its draws would set a floor (see
+            :mod:`inspect_medsp.stats.signflip`).
     """
     sums = np.atleast_2d(np.asarray(case_sums, dtype=float))
     sizes = np.atleast_2d(np.asarray(case_sizes, dtype=float))
@@ -83,7 +87,7 @@ def paired_test(
     nan = np.full(rows, math.nan)
     if n_clusters < 2:
         return PairedTest(difference, se, df, nan, nan.copy(), nan.copy())
-    test = sign_flip(sums, sizes, permutations, seed, alpha, p_values)
+    test = sign_flip(sums, sizes, permutations, seed, alpha, p_values, levels)
     p = nan.copy()
     if p_values:
         p_t = np.array([t_p_value(*v) for v in zip(difference, se, df, strict=True)])
@@ -98,4 +102,9 @@ def paired_test(
     half = quantiles * se
     low = np.minimum(difference - half, test.low)
     high = np.maximum(difference + half, test.high)
+    if p_values:
+        # p >= alpha keeps 0 inside (the two agree up to round-off; this makes it exact)
+        kept = p >= alpha
+        low = np.where(kept, np.minimum(low, 0.0), low)
+        high = np.where(kept, np.maximum(high, 0.0), high)
     return PairedTest(difference, se, df, p, low, high)
