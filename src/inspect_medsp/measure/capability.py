@@ -98,7 +98,10 @@ class Column:
 
     @property
     def heading(self) -> str:
-        """The grid's heading of the column: ``<key> (<unit>)``, else the label."""
+        """The grid's heading of the column: ``<key> (<unit>)``, the key alone when the unit is
+        its own name (``orders``), else the label."""
+        if self.unit == self.key:
+            return self.key
         return f"{self.key} ({self.unit})" if self.unit else self.label
 
 
