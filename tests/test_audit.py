@@ -104,6 +104,10 @@ def test_scripted_auditor_finds_the_planted_slips_from_the_cli(tmp_path: Path) -
     shown = scored_as(next(s for s in scored.samples if s.id == ANAPHYLAXIS), AUDIT)
     assert shown.answer == "invalidating"
     assert "**invalidating** · turn 1, patient, `volunteered`" in str(shown.explanation)
+    # the Scoring tab says what an invalidating audit does to the macro: nothing by itself
+    assert "still counts in the run's macro" in str(shown.explanation)
+    faithful = scored_as(next(s for s in scored.samples if s.id != ANAPHYLAXIS), AUDIT)
+    assert "still counts in the run's macro" not in str(faithful.explanation)
 
 
 def test_audit_true_adds_the_second_scorer_at_eval_time(log_dir: str) -> None:

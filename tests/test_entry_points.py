@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai import Epochs, eval_set
+from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
 from inspect_medsp.errors import MedSPParameterError

@@ -92,6 +92,12 @@ def explanation(audit: SimulationAudit) -> str:
         f"**Simulation audit: {audit.verdict}** ({len(audit.findings)} findings by {audit.auditor})"
     ]
     lines += [_finding_line(f) for f in audit.findings] or ["- no findings"]
+    if audit.verdict == "invalidating":
+        lines.append(
+            "\n**This encounter still counts in the run's macro** as graded: the audit removes "
+            "nothing. `medsp-report` gives the macro with and without the encounters audited "
+            "invalidating, and their paired difference."
+        )
     if audit.rejected:
         lines.append("\n**Findings the auditor gave that are not in the record** (not counted):")
         for r in audit.rejected:

@@ -232,7 +232,7 @@ def run_context(task_args: Mapping[str, Any] | None = None) -> RunContext:
         return RunContext(task_args=given)
     # Inspect makes the eval's model active before it loads a task: get_model() returns it
     try:
-        active: Model | None = get_model()
+        active: Model | None = get_model()  # inspect-evals-lint: ignore[IEBP001] -- load check
     except Exception:  # no active model and no INSPECT_EVAL_MODEL: none to check
         active = None
     model = str(active) if active is not None else None
