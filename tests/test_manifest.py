@@ -236,7 +236,9 @@ def test_a_run_of_a_local_copy_that_differs_warns_once_and_is_not_comparable(
     data, upstream = write_marked_scenario(tmp_path)  # a rubric no published copy has
     caplog.set_level(logging.WARNING, logger="inspect_medsp")
 
-    task = medsp1000(data_dir=str(data), upstream_dir=str(upstream), judge="medsp/scripted")
+    # (a judge other than the scripted one, which is refused at load for a case it has no
+    # script for)
+    task = medsp1000(data_dir=str(data), upstream_dir=str(upstream), judge="mockllm/model")
 
     warned = [r.getMessage() for r in caplog.records if "not the published ones" in r.getMessage()]
     assert len(warned) == 1

@@ -216,14 +216,14 @@ def test_a_run_with_nothing_scored_keeps_its_headline_and_its_rerun_hint_can_be_
     assert rerun.samples is not None and [str(s.id) for s in rerun.samples] == [ANAPHYLAXIS]
     score = (rerun.samples[0].scores or {})["medsp_rubric"]
     assert score.reason == "grader_failed"  # it ran to the end; mockllm is no grader
-    # the one re-grade command, alone on the line after its heading, whole and unattended
+    # the one re-grade command, alone on the line after its heading, whole and unattended; the
+    # log holds other scores (the work-up), so the grading is appended, never overwriting them
     lines = pasted.splitlines()
     heading = f"MedSP: re-grade the 1 encounter not graded ({ANAPHYLAXIS}) with:"
     assert lines.count(heading) == 1
     assert lines[lines.index(heading) + 1] == (
         f"inspect score {str(rerun.location).removeprefix('file://')} --scorer "
-        "inspect_medsp/medsp_rubric --action "
-        "overwrite --overwrite"
+        "inspect_medsp/medsp_rubric --action append --overwrite"
     )
 
 

@@ -16,6 +16,7 @@ from inspect_ai.util import Store
 
 from inspect_medsp import Trajectory, medsp1000, medsp_demo
 from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.record.render import render_checklist, render_record
 from inspect_medsp.scripted.recognise import NoScriptError, demo_records, recognise
 from inspect_medsp.scripted.scripts import load_scripts
@@ -130,8 +131,12 @@ def test_readme_demo_line_scores_offline_from_a_fresh_home(tmp_path: Path) -> No
 
 def test_refuses_a_scenario_it_has_no_script_for(tmp_path: Path) -> None:
     data, upstream = write_marked_scenario(tmp_path)
+    # as a judge it is refused when the task is built (tests/test_human_chair.py); as the
+    # clinician of a task built in Python, unknown then, it refuses the sample it cannot play
+    with pytest.raises(MedSPParameterError, match="medsp/scripted cannot play 1 case"):
+        medsp1000(data_dir=str(data), upstream_dir=str(upstream), judge=SCRIPTED)
     [log] = eval(
-        medsp1000(data_dir=str(data), upstream_dir=str(upstream), judge=SCRIPTED),
+        medsp1000(data_dir=str(data), upstream_dir=str(upstream), judge="mockllm/model"),
         model=SCRIPTED,
         log_dir=str(tmp_path / "logs"),
         display="none",

@@ -159,8 +159,11 @@ def share_interval(
     (p~ (1 - p~))`` with ``p~ = (numerator + 0.5) / (denominator + 1)`` (half a count added
     either way, so a share of 0 or 1 has a logit), widened to hold the share itself. A share
     near 0 or 1 has a skewed sampling distribution; on the logit scale the interval follows
-    the skew and stays inside (0, 1)."""
+    the skew and stays inside (0, 1). With no spread between cases (``se`` 0) the interval is
+    the share itself."""
     share = numerator / denominator
+    if se == 0.0:  # no spread between cases: the interval is the share itself
+        return share, share
     shrunk = (numerator + 0.5) / (denominator + 1.0)
     centre = math.log(shrunk / (1.0 - shrunk))
     half = t_quantile(0.5 + level / 2, df) * se / (shrunk * (1.0 - shrunk))
