@@ -35,13 +35,7 @@ def set_findings(folder: Path) -> list[str]:
         return [p.line() for p in check_set(folder).problems if p.kind == "identifier"]
     lines: list[str] = []
     for path in sorted(p for p in folder.rglob("*") if p.suffix in {".md", ".txt", ".json"}):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        words = vocabulary(text)
-        for number, line in enumerate(text.splitlines(), 1):
-            lines += [
-                f"{shown(path)}:{number}: likely {f.kind}: \"{f.text}\""
-                for f in find(line, words=words)
-            ]
+        lines += text_findings(path.read_text(encoding="utf-8", errors="replace"), shown(path))
     return lines
 
 

@@ -41,15 +41,22 @@ CONTRACT = Contract(
 )
 
 
+def numbered_orders(actions: list[ActionRecord]) -> str:
+    """The orders as a model is shown them, one a line from 1: the clinician's words and the
+    environment's reading (the classifier's and the linker's prompts alike)."""
+    return "\n".join(
+        f"{i}. {a.raw}" + (f" (understood as: {a.interpreted_action})" * bool(a.interpreted_action))
+        for i, a in enumerate(actions, start=1)
+    )
+
+
 def prompt(actions: list[ActionRecord]) -> str:
     """The classification prompt for ``actions``."""
     template = files("inspect_medsp.workup").joinpath("prompts/classify.md")
     categories = "\n".join(f"- {c}: {CATEGORY_NAMES[c]}" for c in CATEGORIES)
-    orders = "\n".join(
-        f"{i}. {a.raw}" + (f" (understood as: {a.interpreted_action})" * bool(a.interpreted_action))
-        for i, a in enumerate(actions, start=1)
+    return template.read_text(encoding="utf-8").format(
+        categories=categories, orders=numbered_orders(actions)
     )
-    return template.read_text(encoding="utf-8").format(categories=categories, orders=orders)
 
 
 async def classify_orders(

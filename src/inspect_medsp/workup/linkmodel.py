@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from inspect_medsp.calls import Contract, generate_json
 from inspect_medsp.record import ActionRecord
+from inspect_medsp.workup.classify import numbered_orders
 
 
 class Links(BaseModel):
@@ -50,11 +51,9 @@ def prompt(items: dict[int, str], actions: list[ActionRecord]) -> str:
     """The linking prompt: the item texts and the orders, nothing else of the rubric."""
     template = files("inspect_medsp.workup").joinpath("prompts/link.md")
     listed = "\n".join(f"[{n}] {' '.join(text.split())}" for n, text in sorted(items.items()))
-    orders = "\n".join(
-        f"{i}. {a.raw}" + (f" (understood as: {a.interpreted_action})" * bool(a.interpreted_action))
-        for i, a in enumerate(actions, start=1)
+    return template.read_text(encoding="utf-8").format(
+        items=listed, orders=numbered_orders(actions)
     )
-    return template.read_text(encoding="utf-8").format(items=listed, orders=orders)
 
 
 async def link_with_model(
