@@ -190,8 +190,9 @@ def test_a_measurement_gets_labelled_columns_and_numbered_keys(counted: EvalLog)
     assert f"score__{name}__orders" not in shown
     assert shown[f"score__{name}1__unsupported_1"] is False
     labels = view.score_labels or {}
-    assert labels["unsupported"] == "Orders not carried out"
-    assert labels["unsupported_1"] == "Re-count 1: Orders not carried out"
+    # headed by the value key the sample's header shows, then what it counts
+    assert labels["unsupported"] == "unsupported (Orders not carried out)"
+    assert labels["unsupported_1"] == "unsupported_1 (Re-count 1: Orders not carried out)"
     scale = (view.score_color_scales or {})["unsupported"]
     assert isinstance(scale, ScoreColorScale) and scale.palette == "good-low"
     # the second append is <name>1, with numbered keys holding the same counts

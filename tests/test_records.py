@@ -9,7 +9,7 @@ from typing import Any
 
 from inspect_ai import eval
 from inspect_ai import score as inspect_score
-from inspect_ai.event import SpanBeginEvent, SpanEndEvent, StoreEvent
+from inspect_ai.event import SpanEndEvent, StoreEvent, SubtaskEvent
 from inspect_ai.log import EvalSample
 
 from inspect_medsp import medsp_demo
@@ -27,12 +27,13 @@ grader read and the score it gave."""
 
 
 def turn_span_store_changes(sample: EvalSample) -> list[str]:
-    """The store paths changed by store events logged inside a turn span."""
+    """The store paths changed by store events logged inside a turn's span (the span of a
+    subtask of type ``TURN_SPAN``)."""
     open_turns: set[str] = set()
     changed: list[str] = []
     for event in sample.events:
-        if isinstance(event, SpanBeginEvent) and event.type == TURN_SPAN:
-            open_turns.add(event.id)
+        if isinstance(event, SubtaskEvent) and event.type == TURN_SPAN and event.span_id:
+            open_turns.add(event.span_id)
         elif isinstance(event, SpanEndEvent):
             open_turns.discard(event.id)
         elif isinstance(event, StoreEvent) and event.span_id in open_turns:

@@ -21,6 +21,7 @@ from inspect_medsp import medsp100, medsp1000, medsp_custom, medsp_demo
 from inspect_medsp.audit.result import AUDIT_HEADLINES, AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.cases.write import write_demo
+from inspect_medsp.encounter.solver import TURN_SPAN
 from inspect_medsp.measure import GRADING_TYPE, MAX_SCORE_COLUMNS
 from inspect_medsp.measures import viewer
 from inspect_medsp.params import TaskParameters
@@ -229,7 +230,10 @@ def test_each_grading_is_a_named_subtask_inside_its_scorer(audited: EvalLog) -> 
             "scoring",
         ]
         spans = {e.id: e for e in sample.events if isinstance(e, SpanBeginEvent)}
-        subtasks = [e for e in sample.events if isinstance(e, SubtaskEvent)]
+        # (each encounter turn is a subtask too, of its own type)
+        subtasks = [
+            e for e in sample.events if isinstance(e, SubtaskEvent) and e.type != TURN_SPAN
+        ]
         scorers = []
         for subtask in subtasks:
             assert subtask.type == GRADING_TYPE and not subtask.pending

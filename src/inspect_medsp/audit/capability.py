@@ -69,9 +69,16 @@ SIMULATION_AUDIT = Capability(
     name=AUDIT_SCORER,
     scorer=medsp_simulation_audit,
     columns=(
-        Column("invalidating", "Audit invalidating", palette="good-low", low=0, high=1),
+        Column(
+            "invalidating",
+            "Audit invalidating",
+            palette="good-low",
+            low=0,
+            high=1,
+            unit="1 = an invalidating finding",
+        ),
         Column("flagged", "Audit flagged"),
-        Column("findings", "Audit findings", palette="good-low", low=0),
+        Column("findings", "Audit findings", palette="good-low", low=0, unit="audit findings"),
         Column("patient_findings", "Audit: patient findings"),
         Column("environment_findings", "Audit: environment findings"),
         Column("invalidating_findings", "Audit: invalidating findings"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Literal
 
 from inspect_ai.log import transcript
@@ -17,15 +17,15 @@ from inspect_ai.model import (
     model_roles,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import span
+from inspect_ai.util import store, subtask
 
 from inspect_medsp._inspect import active_generate_config
 from inspect_medsp.calls import DEFAULT_JUDGE, RoleResult, generate_json
 from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.encounter.ending import finish_on_exit
-from inspect_medsp.encounter.engine import Encounter, RoleStopped
+from inspect_medsp.encounter.engine import Encounter, PlayedTurn, RoleStopped
 from inspect_medsp.encounter.roles import CLINICIAN, ENVIRONMENT, PATIENT, RoleCall, role_call
-from inspect_medsp.encounter.summary import log_turn
+from inspect_medsp.encounter.summary import log_turn, turn_view
 from inspect_medsp.encounter.texts import render
 from inspect_medsp.encounter.tools import AgentFactory, run_tools_encounter
 from inspect_medsp.record import MAX_TURNS, ClinicianReply, Trajectory, grader_model
@@ -36,8 +36,26 @@ ClinicianPolicy = RoleCall[ClinicianReply]
 """Produces the clinician's turn from its history; test-time-compute strategies replace it."""
 
 TURN_SPAN = "encounter_turn"
-"""Span type of one encounter turn (not ``turn``: the viewer's outline folds spans of that
+"""Type of one encounter turn's subtask (not ``turn``: the viewer's outline folds spans of that
 type into its own "N turns" counter, which hides the turn numbers)."""
+
+
+async def turn_subtask(
+    traj: Trajectory, play: Callable[[], Awaitable[dict[str, str]]]
+) -> None:
+    """Play one turn as an Inspect subtask named ``turn N``: the subtask event comes first in
+    the turn's part of the transcript, and the viewer shows it as the turn's stage and status
+    at the start (input) and its readable summary (output, :func:`turn_view`), with the turn's
+    raw model calls (clinician, patient, environment) folded away under it (Inspect's viewer
+    starts every subtask folded). The subtask works on the sample's own store, as the turn did
+    before it was one."""
+    start = {
+        "stage": f"{traj.progress_index} `{traj.state_label}`",
+        "patient status": traj.patient_status,
+    }
+    await subtask(
+        f"turn {traj.turn_count + 1}", store=store(), type=TURN_SPAN, input=start
+    )(play)()
 
 ROLE_CONFIG = GenerateConfig(cache_prompt=True)
 """Role histories are append-only, so provider prompt caching pays off."""
@@ -183,31 +201,37 @@ def medsp_encounter(  # inspect-evals-lint: ignore[IETS005] -- every medsp_demo 
         with finish_on_exit(traj):
             while not encounter.over:
                 ended: RoleResult[ClinicianReply] | RoleStopped | None = None
-                async with span(f"turn {traj.turn_count + 1}", type=TURN_SPAN):
+                played: PlayedTurn | None = None
+
+                async def turn() -> dict[str, str]:
+                    nonlocal ended, played
                     result = await clinician(state.messages)
                     if result.output is not None and not result.provider_message:
                         state.output = result.output
                     if result.context_exhausted:
                         ended = result
-                    else:
-                        if not result.refused:
-                            # a refusal is no reply: the provider's message stays out of the
-                            # clinician's history
-                            state.messages.append(result.message)
-                        try:
-                            played = await encounter.play(result)
-                        except RoleStopped as err:
-                            ended = err
-                        else:
-                            log_turn(played.turn)
-                            update = encounter.clinician_update(played.turn)
-                            state.messages.append(ChatMessageUser(content=update))
+                        return {"ended": "the clinician's context window was full"}
+                    if not result.refused:
+                        # a refusal is no reply: the provider's message stays out of the
+                        # clinician's history
+                        state.messages.append(result.message)
+                    try:
+                        played = await encounter.play(result)
+                    except RoleStopped as err:
+                        ended = err
+                        return {"ended": str(err)}
+                    log_turn(played.turn)
+                    update = encounter.clinician_update(played.turn)
+                    state.messages.append(ChatMessageUser(content=update))
+                    return turn_view(played.turn)
+
+                await turn_subtask(traj, turn)
                 # the turn's change of the encounter's record is logged once, after its span
                 if isinstance(ended, RoleStopped):
                     encounter.stop(ended)
                 elif ended is not None:
                     encounter.exhausted(ended)
-                else:
+                elif played is not None:
                     encounter.record(played)
         return state
 

@@ -21,22 +21,22 @@ def _bullets(lines: list[str], empty: str = "nothing") -> list[str]:
     return [f"- {line}" for line in lines] or [f"- _{empty}_"]
 
 
-def turn_summary(turn: TurnRecord) -> str:
-    """The turn as Markdown: stage (and its change), the clinician's words and actions with
-    the controller's reading of each and its category and tier cost, the patient side's lines,
-    feedback and events, status."""
+def turn_sections(turn: TurnRecord) -> dict[str, str]:
+    """The turn's parts, each as Markdown, in reading order: its stage (and its change), what
+    the clinician said and did (each action with the controller's reading of it and its
+    category and tier cost), what the patient side said, what came back, the patient's status
+    and the harness's notes (only when there are any)."""
     env, move = turn.environment, turn.clinician
     index, label, status = turn.end_state
     stage = f"stage {turn.progress_index} `{turn.state_label}`"
     if (index, label) != (turn.progress_index, turn.state_label):
         stage += f" → stage {index} `{label}`"
     ends = " · the clinician ends the stage (eos)" if move.eos else ""
-    lines = [f"**Turn {turn.index}** · {stage}{ends}", ""]
+    sections = {"turn": f"**Turn {turn.index}** · {stage}{ends}"}
     if turn.refused:
-        lines += ["**Clinician:** _the provider refused this turn: nothing said or done_", ""]
+        sections["clinician"] = "_the provider refused this turn: nothing said or done_"
     else:
-        said = f"“{move.speak}”" if move.speak else "_nothing_"
-        lines += [f"**Clinician said:** {said}", ""]
+        sections["clinician said"] = f"“{move.speak}”" if move.speak else "_nothing_"
         actions = [
             f"{OUTCOME[a.status]} — {a.raw}"
             + (f" _(read as: {a.interpreted_action})_" if a.interpreted_action else "")
@@ -44,17 +44,43 @@ def turn_summary(turn: TurnRecord) -> str:
             + f" · {mark(a.raw, a.interpreted_action)}"
             for a in turn.actions()
         ]
-        lines += ["**Clinician did:**", *_bullets(actions), ""]
+        sections["clinician did"] = "\n".join(_bullets(actions))
     heard = [f"{who}: {words}" for who, words in turn.patient_lines()]
-    lines += ["**Patient side said:**", *_bullets(heard), ""]
-    lines += ["**Came back:**", *_bullets([*env.feedback, *env.events]), ""]
-    lines.append(f"**Patient status:** {status}")
+    sections["patient side said"] = "\n".join(_bullets(heard))
+    sections["came back"] = "\n".join(_bullets([*env.feedback, *env.events]))
+    sections["patient status"] = status
     if env.should_end:
-        lines.append(f"**The controller ends the encounter:** {env.completion_reason or 'yes'}")
+        sections["the controller ends the encounter"] = env.completion_reason or "yes"
     notes = [*turn.corrections, *(f"{role} reply degraded" for role in turn.degraded)]
     if notes:
-        lines += ["", "**Harness notes:**", *_bullets(notes)]
-    return "\n".join(lines)
+        sections["harness notes"] = "\n".join(_bullets(notes))
+    return sections
+
+
+def turn_view(turn: TurnRecord) -> dict[str, str]:
+    """The turn's summary as the output of its subtask (``encounter.solver.turn_subtask``):
+    :func:`turn_sections` without the heading, which the subtask's title and input say."""
+    sections = turn_sections(turn)
+    del sections["turn"]
+    return sections
+
+
+def turn_summary(turn: TurnRecord) -> str:
+    """The turn as one Markdown text (:func:`turn_sections`, each part under its bold
+    heading)."""
+    lines: list[str] = []
+    for name, text in turn_sections(turn).items():
+        if name == "turn":
+            lines += [text, ""]
+        elif name == "clinician":
+            lines += [f"**Clinician:** {text}", ""]
+        elif name == "the controller ends the encounter":
+            lines[-1:] = [f"**The controller ends the encounter:** {text}", ""]
+        elif name in ("clinician said", "patient status"):
+            lines += [f"**{name[0].upper()}{name[1:]}:** {text}", ""]
+        else:
+            lines += [f"**{name[0].upper()}{name[1:]}:**", text, ""]
+    return "\n".join(lines).rstrip("\n")
 
 
 def log_turn(turn: TurnRecord) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -13,6 +13,10 @@ from inspect_medsp.record import RoleSpend
 SCORERS_SPAN = "scorers"
 """The type of the span Inspect opens around a sample's scorers (once in the eval, once more
 for each ``inspect score`` of it)."""
+
+
+SCORER_SPAN = "scorer"
+"""The type of the span Inspect opens around one scorer."""
 
 
 class Meter:
@@ -68,3 +72,35 @@ def spend_of(events: Any) -> dict[str, RoleSpend]:
             )
         usage[role] = usage.get(role, RoleSpend()).plus(spend)
     return usage
+
+
+def rescored_spend(events: Sequence[Any]) -> dict[str, RoleSpend]:
+    """Calls and tokens per role of the model events that ``inspect score`` logged: those under
+    a scorer span that is not inside the eval's own scorers span (the first one). Inspect
+    0.3.285 adds none of them to the sample's or the run's usage (the samples grid's TOKENS
+    and the Info tab); each MedSP scorer records its share in its score's metadata (``usage``,
+    with ``rescored``)."""
+    spans: dict[str, tuple[str | None, str | None]] = {}
+    eval_scorers: str | None = None
+    later: list[Any] = []
+    for event in events:
+        kind = getattr(event, "event", None)
+        if kind == "span_begin":
+            spans[event.id] = (event.parent_id, event.type)
+            if event.type == SCORERS_SPAN and eval_scorers is None:
+                eval_scorers = event.id
+        elif kind == "model" and _appended(event.span_id, spans, eval_scorers):
+            later.append(event)
+    return spend_of(later)
+
+
+def _appended(
+    span_id: str | None, spans: dict[str, tuple[str | None, str | None]], eval_scorers: str | None
+) -> bool:
+    """Whether span ``span_id`` lies under a scorer span outside the eval's scorers span."""
+    while span_id is not None and span_id in spans:
+        parent, kind = spans[span_id]
+        if kind == SCORER_SPAN:
+            return parent != eval_scorers
+        span_id = parent
+    return False

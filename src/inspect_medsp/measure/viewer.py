@@ -1,6 +1,15 @@
 """How ``inspect view`` shows a MedSP run, made from the capabilities: their headlines in the
 samples grid, every score column labelled and coloured the way its capability says is good.
 
+The sample's header lists a sample's scores in the order the log holds them (the eval's
+scorers, then each ``inspect score --action append`` in turn) under their value keys; Inspect
+0.3.285 takes neither labels nor units for it (``SampleScoreView`` sets only the view and a
+sort by name or value). So the grid follows the header: its score columns come in the order a
+default run writes them (the rubric, the capabilities the eval runs by default, then the others
+in the registry's order, the order the README appends them), and each is headed by the value
+key the header shows, with its unit (or, for a count of flips or findings, what it counts) in
+parentheses.
+
 Inspect's viewer (0.3.285) makes a column of every key of a score's value, shown whatever the
 configuration says, so a score's value holds its headlines alone and every other figure sits
 in its metadata (``figures``), where the report, ``MedspColumns`` and the Scoring tab read
@@ -15,7 +24,7 @@ task built on a custom case set, passes :func:`medsp_viewer` of the registry's c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from inspect_ai.viewer import (
     SampleScoreView,
@@ -25,7 +34,7 @@ from inspect_ai.viewer import (
     ViewerConfig,
 )
 
-from inspect_medsp.measure.capability import Capability
+from inspect_medsp.measure.capability import Capability, Column
 
 RESCORES_LISTED = 3
 """Re-scores (``<scorer>1`` ... ``<scorer>3``) whose columns are listed, hidden, so they do
@@ -37,12 +46,39 @@ MAX_SCORE_COLUMNS = 12
 make ten."""
 
 
+def heading(column: Column) -> str:
+    """The grid's heading of a score column: the value key the sample's header shows, then its
+    unit (``cost (price-table units, ...)``), or its label for a column without a unit
+    (``recital_up (Recital ✗→✓)``); the key alone when the unit is its own name (``orders``)."""
+    if column.unit == column.key:
+        return column.key
+    return f"{column.key} ({column.unit or column.label})"
+
+
+def header_order(
+    capabilities: Sequence[Capability], by_default: Collection[str] = ()
+) -> list[Capability]:
+    """The capabilities in the order a run's log holds their scores (the sample header's
+    order): the first (the rubric, always in the eval), those the eval runs by default
+    (``by_default``, by name), then the rest in the order given."""
+    first = list(capabilities[:1])
+    rest = capabilities[1:]
+    return (
+        first
+        + [cap for cap in rest if cap.name in by_default]
+        + [cap for cap in rest if cap.name not in by_default]
+    )
+
+
 def _labels(capabilities: Sequence[Capability]) -> dict[str, str]:
-    labels = {c.key: c.heading for cap in capabilities for c in cap.columns}
+    labels = {c.key: heading(c) for cap in capabilities for c in cap.columns}
     for n in range(1, RESCORES_LISTED + 1):
         for cap in capabilities:
             if cap.rescore:
-                labels |= {f"{c.key}_{n}": f"{cap.rescore} {n}: {c.label}" for c in cap.columns}
+                labels |= {
+                    f"{c.key}_{n}": f"{c.key}_{n} ({cap.rescore} {n}: {c.unit or c.label})"
+                    for c in cap.columns
+                }
     return labels
 
 
@@ -70,8 +106,12 @@ def _color_scales(capabilities: Sequence[Capability]) -> dict[str, ScoreColorSca
     }
 
 
-def medsp_viewer(capabilities: Sequence[Capability]) -> ViewerConfig:
-    """The viewer configuration of a MedSP task whose scores are ``capabilities``'."""
+def medsp_viewer(
+    capabilities: Sequence[Capability], by_default: Collection[str] = ()
+) -> ViewerConfig:
+    """The viewer configuration of a MedSP task whose scores are ``capabilities``', the
+    capabilities named in ``by_default`` being run by the eval unless switched off."""
+    capabilities = header_order(capabilities, by_default)
     return ViewerConfig(
         task_samples_view=TaskSamplesView(
             name="MedSP",
@@ -91,5 +131,6 @@ def medsp_viewer(capabilities: Sequence[Capability]) -> ViewerConfig:
             score_color_scales=_color_scales(capabilities),
             color_scales_enabled=True,
         ),
+        # no sort: the header keeps the log's order, which the grid's columns follow
         sample_score_view=SampleScoreView(default="grid"),
     )

@@ -22,11 +22,16 @@ def probe_label(key: str) -> str:
     return f"{probe.capitalize()} {_PARTS[part]}"
 
 
+def probe_unit(key: str) -> str:
+    """What a flip count of a probe counts (``recital_up`` → ``items flipped ✗→✓``)."""
+    return f"items flipped {_PARTS[key.rpartition('_')[2]]}"
+
+
 def _column(key: str) -> Column:
     if key.endswith("_items"):
         return Column(key, probe_label(key))
     palette: Palette = "good-high" if key in SENSITIVE else "good-low"
-    return Column(key, probe_label(key), palette=palette, low=0)
+    return Column(key, probe_label(key), palette=palette, low=0, unit=probe_unit(key))
 
 
 GRADER_PROBES = Capability(
