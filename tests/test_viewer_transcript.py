@@ -98,29 +98,35 @@ def view_of(log: EvalLog) -> TaskSamplesView:
     return view.task_samples_view
 
 
-def test_the_header_and_the_grid_show_the_same_names_in_the_same_order(probed: EvalLog) -> None:
-    view = view_of(probed)
-    assert view.score_labels is not None
+def header_and_grid(log: EvalLog) -> list[tuple[list[str], list[str]]]:
+    """Each sample's score names as Inspect's sample header lists them (the value keys, in the
+    order the log holds the scores) and the grid's columns of the same scores, in its order;
+    each grid heading checked to be the header's name with its unit in parentheses."""
+    view = view_of(log)
+    labels = view.score_labels or {}
     configured = [
         tuple(c.id.split("__")[1:]) for c in view.columns or [] if c.id.startswith("score__")
     ]
-    for sample in samples(probed):
-        # Inspect's sample header lists the value keys in the order the log holds the scores
+    out = []
+    for sample in samples(log):
         header = [
             (scorer, key)
             for scorer, value in (sample.scores or {}).items()
             if isinstance(value.value, dict)
             for key in value.value
         ]
-        assert [k for _, k in header] == [
-            "overall", "cost", "orders", "not_asked_for", "recital_up",
-        ]  # fmt: skip
-        # the grid's columns of those scores come in the same order
-        assert [c for c in configured if c in header] == header
         for _, key in header:
-            # each grid heading is the header's name, with its unit in parentheses
-            label = view.score_labels[key]
-            assert label == key or re.fullmatch(rf"{key} \(.+\)", label), label
+            assert labels[key] == key or re.fullmatch(rf"{key} \(.+\)", labels[key]), key
+        grid = [c for c in configured if c in header]
+        out.append(([k for _, k in header], [k for _, k in grid]))
+    return out
+
+
+def test_the_header_and_the_grid_show_the_same_names_in_the_same_order(probed: EvalLog) -> None:
+    view = view_of(probed)
+    assert view.score_labels is not None
+    for header, grid in header_and_grid(probed):
+        assert header == grid == ["overall", "cost", "orders", "not_asked_for", "recital_up"]
     assert view.score_labels["cost"].startswith("cost (price-table units")
     assert view.score_labels["recital_up"] == "recital_up (items flipped ✗→✓)"
     assert view.score_labels["overall"] == "overall (share of items met)"
@@ -128,6 +134,23 @@ def test_the_header_and_the_grid_show_the_same_names_in_the_same_order(probed: E
     viewer = probed.eval.viewer
     assert isinstance(viewer, ViewerConfig) and viewer.sample_score_view is not None
     assert viewer.sample_score_view.sort is None
+
+
+def test_with_the_audit_in_the_eval_the_header_and_the_grid_agree(tmp_path: Path) -> None:
+    [log] = eval(
+        medsp_demo(judge=SCRIPTED, audit=True, scenarios="demo_bad_news/*"),
+        model=SCRIPTED,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    probed = score(
+        log, [medsp_grader_probe(judge=SCRIPTED, probes="removal")], action="append",
+        display="none",
+    )  # fmt: skip
+    [(header, grid)] = header_and_grid(probed)
+    assert header == grid == [
+        "overall", "findings", "invalidating", "cost", "orders", "not_asked_for", "removal_down",
+    ]  # fmt: skip
 
 
 def test_an_appended_scorers_tokens_are_in_its_score_not_in_usage(probed: EvalLog) -> None:

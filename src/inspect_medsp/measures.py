@@ -34,10 +34,5 @@ def capabilities() -> tuple[Capability, ...]:
 
 
 def viewer() -> ViewerConfig:
-    """The viewer configuration of a MedSP task: every registered capability's columns, those
-    the eval runs by default (``params.TaskParameters``' switches) first after the rubric."""
-    from inspect_medsp.params import TaskParameters
-
-    defaults = TaskParameters().model_dump()
-    by_default = [c.name for c in capabilities() if c.switched_on(defaults)]
-    return medsp_viewer(capabilities(), by_default)
+    """The viewer configuration of a MedSP task: every registered capability's columns."""
+    return medsp_viewer(capabilities())

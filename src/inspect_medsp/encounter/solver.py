@@ -40,9 +40,7 @@ TURN_SPAN = "encounter_turn"
 type into its own "N turns" counter, which hides the turn numbers)."""
 
 
-async def turn_subtask(
-    traj: Trajectory, play: Callable[[], Awaitable[dict[str, str]]]
-) -> None:
+async def turn_subtask(traj: Trajectory, play: Callable[[], Awaitable[dict[str, str]]]) -> None:
     """Play one turn as an Inspect subtask named ``turn N``: the subtask event comes first in
     the turn's part of the transcript, and the viewer shows it as the turn's stage and status
     at the start (input) and its readable summary (output, :func:`turn_view`), with the turn's
@@ -53,9 +51,8 @@ async def turn_subtask(
         "stage": f"{traj.progress_index} `{traj.state_label}`",
         "patient status": traj.patient_status,
     }
-    await subtask(
-        f"turn {traj.turn_count + 1}", store=store(), type=TURN_SPAN, input=start
-    )(play)()
+    await subtask(f"turn {traj.turn_count + 1}", store=store(), type=TURN_SPAN, input=start)(play)()
+
 
 ROLE_CONFIG = GenerateConfig(cache_prompt=True)
 """Role histories are append-only, so provider prompt caching pays off."""

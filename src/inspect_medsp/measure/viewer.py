@@ -5,9 +5,9 @@ The sample's header lists a sample's scores in the order the log holds them (the
 scorers, then each ``inspect score --action append`` in turn) under their value keys; Inspect
 0.3.285 takes neither labels nor units for it (``SampleScoreView`` sets only the view and a
 sort by name or value). So the grid follows the header: its score columns come in the order a
-default run writes them (the rubric, the capabilities the eval runs by default, then the others
-in the registry's order, the order the README appends them), and each is headed by the value
-key the header shows, with its unit (or, for a count of flips or findings, what it counts) in
+run writes them (:func:`header_order`: the rubric, the capabilities the eval can run, then
+those only ``inspect score`` adds, each in the registry's order), and each is headed by the
+value key the header shows, with its unit (or, for a column without one, its label) in
 parentheses.
 
 Inspect's viewer (0.3.285) makes a column of every key of a score's value, shown whatever the
@@ -24,7 +24,7 @@ task built on a custom case set, passes :func:`medsp_viewer` of the registry's c
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from inspect_ai.viewer import (
     SampleScoreView,
@@ -55,18 +55,17 @@ def heading(column: Column) -> str:
     return f"{column.key} ({column.unit or column.label})"
 
 
-def header_order(
-    capabilities: Sequence[Capability], by_default: Collection[str] = ()
-) -> list[Capability]:
+def header_order(capabilities: Sequence[Capability]) -> list[Capability]:
     """The capabilities in the order a run's log holds their scores (the sample header's
-    order): the first (the rubric, always in the eval), those the eval runs by default
-    (``by_default``, by name), then the rest in the order given."""
+    order): the first (the rubric, always in the eval), those the eval can run (``in_eval``:
+    the audit under ``-T audit=true``, the work-up), then those only ``inspect score`` adds,
+    each group in the order given."""
     first = list(capabilities[:1])
     rest = capabilities[1:]
     return (
         first
-        + [cap for cap in rest if cap.name in by_default]
-        + [cap for cap in rest if cap.name not in by_default]
+        + [cap for cap in rest if cap.in_eval is not None]
+        + [cap for cap in rest if cap.in_eval is None]
     )
 
 
@@ -106,12 +105,9 @@ def _color_scales(capabilities: Sequence[Capability]) -> dict[str, ScoreColorSca
     }
 
 
-def medsp_viewer(
-    capabilities: Sequence[Capability], by_default: Collection[str] = ()
-) -> ViewerConfig:
-    """The viewer configuration of a MedSP task whose scores are ``capabilities``', the
-    capabilities named in ``by_default`` being run by the eval unless switched off."""
-    capabilities = header_order(capabilities, by_default)
+def medsp_viewer(capabilities: Sequence[Capability]) -> ViewerConfig:
+    """The viewer configuration of a MedSP task whose scores are ``capabilities``'."""
+    capabilities = header_order(capabilities)
     return ViewerConfig(
         task_samples_view=TaskSamplesView(
             name="MedSP",
