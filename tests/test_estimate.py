@@ -17,7 +17,7 @@ from inspect_medsp.estimate.cli import main
 from inspect_medsp.estimate.prices import load_prices
 from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.record.read import read_log
-from inspect_medsp.report.collect import collect
+from inspect_medsp.report.runs import collect
 from inspect_medsp.report.section import digests
 from inspect_medsp.scripted.recognise import demo_records
 from inspect_medsp.scripted.scripts import load_scripts
