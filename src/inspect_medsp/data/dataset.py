@@ -247,6 +247,19 @@ def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -
     return LoadReport.of(name, [rubric_set.rubrics[i] for i in kept], excluded, details)
 
 
+def _subset(scenario_root: Path, upstream_root: Path, in_data: Sequence[str]) -> list[str]:
+    """The published subset's ids (``subset.json``), each of them in the data tree."""
+    wanted = load_subset(upstream_root)
+    present = set(in_data)
+    for sid in wanted:
+        if sid not in present:
+            raise MedSPDataError(
+                f"subset scenario {sid} is not in {scenario_root}; the data tree is "
+                "incomplete: re-download byrLLCC/MedSP1000 or fix data_dir"
+            )
+    return list(wanted)
+
+
 def load_records(
     scenario_root: Path,
     upstream_root: Path,
@@ -277,18 +290,7 @@ def load_records(
     """
     rubric_set = load_rubrics(upstream_root)
     in_data = discover_scenario_ids(scenario_root)
-    if subset:
-        wanted = load_subset(upstream_root)
-        present = set(in_data)
-        for sid in wanted:
-            if sid not in present:
-                raise MedSPDataError(
-                    f"subset scenario {sid} is not in {scenario_root}; the data tree is "
-                    "incomplete: re-download byrLLCC/MedSP1000 or fix data_dir"
-                )
-        universe = wanted
-    else:
-        universe = in_data
+    universe = _subset(scenario_root, upstream_root, in_data) if subset else in_data
     ids = select_ids(sorted(universe), scenarios)
 
     excluded: dict[str, list[str]] = {r: [] for r in REASONS}
