@@ -56,6 +56,7 @@ from inspect_medsp.strategies.panel_replies import parse_specialties, parse_vote
 
 Turn = RoleResult[ClinicianReply]
 
+
 def _advice_block(panel: Sequence[str], advice: Sequence[str]) -> str:
     return "\n\n".join(
         f"### {specialty}\n{text.strip() or '(no advice given)'}"
