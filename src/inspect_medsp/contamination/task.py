@@ -152,8 +152,8 @@ def medsp_contamination(
     """Has the model (``--model``) seen the cases? Probes each scenario's patient script,
     environment materials, marking guide and checklist, each beside a control.
 
-    Long because its signature and these Args are the task's 22 ``-T`` parameters, which
-    Inspect shows as the task's help; the body itself is 45 lines.
+    Long because its signature and these Args are the task's 21 ``-T`` parameters, which
+    Inspect shows as the task's help; the body itself is under 50 lines.
 
     Args:
         benchmark: The scenarios probed: medsp1000, medsp100 or medsp_demo (the bundled
