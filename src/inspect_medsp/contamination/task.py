@@ -19,7 +19,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from inspect_medsp.cases import load_custom, refusal, set_findings
 from inspect_medsp.contamination.capability import CONTAMINATION
-from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
+from inspect_medsp.contamination.identity import title_of
+from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes
 from inspect_medsp.contamination.result import TASK_KEY
 from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_probe
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
