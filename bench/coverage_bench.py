@@ -42,49 +42,22 @@ from typing import NamedTuple
 
 import numpy as np
 
+from bench.item_model import FULL_SIZES as FULL_SIZES  # the other benches' names stay
+from bench.item_model import Q100_SIZES as Q100_SIZES
+from bench.item_model import Model as Model
+from bench.item_model import expand as expand
+from bench.item_model import sigmoid
 from inspect_medsp.scoring.clustered import clustered_ratio
 from inspect_medsp.stats.paired import Pairing, paired_differences
 from inspect_medsp.stats.power import ALPHA
 
 SEED = 2024
 
-FULL_SIZES: dict[int, int] = {
-    1: 302, 2: 91, 3: 73, 4: 58, 5: 15, 6: 20, 7: 7, 8: 6, 9: 5, 10: 4, 11: 4, 12: 1,
-    15: 2, 16: 1, 18: 2, 19: 1, 20: 1, 29: 1, 30: 1,
-}  # fmt: skip
-"""Cases by number of scenarios: 595 cases, 1,548 scenarios, sum of squared sizes 9,362 (the
-full set's three numbers; the published archive's shape with the unscoreable scenarios
-taken out)."""
-Q100_SIZES: dict[int, int] = {1: 76, 2: 3, 3: 6}
-"""85 cases, 100 scenarios, 9 cases with more than one."""
-
-
-class Model(NamedTuple):
-    """Standard deviations of the logistic item model (logit scale) and its grader."""
-
-    mean: float = 0.35
-    case: float = 0.5
-    model_case: float = 0.3
-    scenario: float = 0.6
-    model_scenario: float = 0.4
-    item: float = 1.1
-    epoch: float = 0.3
-    flip: float = 0.05
-    items_low: int = 4
-    items_high: int = 28
-
+_sigmoid = sigmoid
+"""The logistic function (``bench.item_model.sigmoid``), by the name other benches import."""
 
 SHIFT = 0.15
 """B's logit advantage for the coverage runs (about 3 points of completion)."""
-
-
-def expand(histogram: dict[int, int]) -> np.ndarray:
-    return np.array([size for size, n in sorted(histogram.items()) for _ in range(n)])
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
-    return out
 
 
 class Pair(NamedTuple):
@@ -109,7 +82,7 @@ def simulate(sizes: np.ndarray, shift: float, rng: np.random.Generator, m: Model
     for model_shift in (0.0, shift):
         own = rng.normal(0, m.model_case, n_cases)[case_of] + rng.normal(0, m.model_scenario, n)
         own += rng.normal(0, m.epoch, n)
-        p = _sigmoid(m.mean + model_shift + shared + own[scenario_of] + item)
+        p = sigmoid(m.mean + model_shift + shared + own[scenario_of] + item)
         verdict = rng.random(len(p)) < p
         flipped = rng.random(len(p)) < m.flip
         met.append(np.bincount(scenario_of, weights=verdict ^ flipped, minlength=n))
@@ -124,7 +97,7 @@ def true_macro(shift: float, m: Model, draws: int = 400_000, seed: int = 7) -> f
         rng.normal(0, math.sqrt(m.case**2 + m.model_case**2 + m.scenario**2
                                 + m.model_scenario**2 + m.epoch**2 + m.item**2), draws)
     )  # fmt: skip
-    p = _sigmoid(m.mean + shift + latent)
+    p = sigmoid(m.mean + shift + latent)
     return float(np.mean(p * (1 - m.flip) + (1 - p) * m.flip))
 
 

@@ -86,7 +86,7 @@ from inspect_medsp.full_report import SECTIONS
 try:
     from inspect_medsp.report import analyse, collect, render_markdown, report_files
 except ImportError:  # a tree from before the report's face exported them (--before)
-    from inspect_medsp.report.collect import collect
+    from inspect_medsp.report import collect
     from inspect_medsp.report.findings import analyse
     from inspect_medsp.report.section import render_markdown, report_files
 import inspect_medsp.report.section as section

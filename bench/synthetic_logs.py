@@ -1,7 +1,7 @@
 """MedSP logs with known truth, written to disk as Inspect ``.eval`` files.
 
 Each scenario's rubric items are graded with the coverage bench's logistic item model
-(:class:`bench.coverage_bench.Model`): the logit of an item being met is a case effect, a
+(:class:`bench.item_model.Model`): the logit of an item being met is a case effect, a
 scenario effect and an item effect that every model shares, the model's own case and scenario
 effects, an encounter (epoch) effect, and the model's shift; each grader repeat then flips the
 verdict with a small probability, and the score is the majority of the repeats (a tie is not
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import zipfile_zstd  # type: ignore[import-untyped]  # noqa: F401  (zstd for zipfile)
 
-from bench.coverage_bench import Model
+from bench.item_model import FULL_SIZES, Q100_SIZES, Model, expand
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "schema1_demo_repeats.eval"
 COMPETENCIES = ("PC", "MK", "SBP", "ICS", "PBLI", "PROF")
@@ -237,14 +237,10 @@ def write_log(
 
 def full_sizes() -> np.ndarray:
     """The full set's case sizes (595 cases, 1,548 scenarios)."""
-    from bench.coverage_bench import FULL_SIZES, expand
-
     return expand(FULL_SIZES)
 
 
 def q100_sizes() -> np.ndarray:
-    from bench.coverage_bench import Q100_SIZES, expand
-
     return expand(Q100_SIZES)
 
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bench.coverage_bench import FULL_SIZES, Q100_SIZES, Model, expand
+from bench.item_model import FULL_SIZES, Q100_SIZES, Model, expand
 from bench.synthetic_logs import (
     Population,
     draw_population,

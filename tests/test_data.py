@@ -22,7 +22,6 @@ from inspect_medsp.data.dataset import (
     load_records,
     rubric_report,
     sample_input,
-    select_ids,
 )
 from inspect_medsp.data.models import COMPETENCIES, ROLES, SampleRecord
 from inspect_medsp.data.rubrics import load_rubrics, load_subset, read_rubric
@@ -36,6 +35,7 @@ from inspect_medsp.data.scenarios import (
     read_packet,
     strip_deleted,
 )
+from inspect_medsp.data.selection import select_ids
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 from tests.conftest import DEMO, REPO

@@ -17,12 +17,13 @@ from inspect_medsp.estimate.cli import main
 from inspect_medsp.estimate.prices import load_prices
 from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.record.read import read_log
-from inspect_medsp.report.collect import collect
+from inspect_medsp.report.runs import collect
 from inspect_medsp.report.section import digests
 from inspect_medsp.scripted.recognise import demo_records
 from inspect_medsp.scripted.scripts import load_scripts
 from inspect_medsp.tokens import CHARS_PER_TOKEN
-from inspect_medsp.workload.model import Assumptions, RoleEstimate, estimate_records
+from inspect_medsp.workload.model import estimate_records
+from inspect_medsp.workload.sizes import Assumptions, RoleEstimate
 
 SCRIPTED = "medsp/scripted"
 TOLERANCE = 0.15
@@ -199,7 +200,7 @@ def test_the_cache_bench_and_the_estimate_bill_the_cache_as_providers_do() -> No
     from bench.cache_bench import Ledger
 
     from inspect_medsp.tokens import cached_prefix_tokens
-    from inspect_medsp.workload.model import Assumptions, _cacheable
+    from inspect_medsp.workload.sizes import Assumptions, _cacheable
 
     assert [cached_prefix_tokens(n) for n in (0, 1023, 1024, 1151, 1152, 2000)] == [
         0, 0, 1024, 1024, 1152, 1920,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bench.coverage_bench import Model
+from bench.item_model import Model
 from bench.synthetic_logs import (
     draw_population,
     logit_gap,

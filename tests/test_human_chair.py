@@ -35,7 +35,7 @@ from rich.console import Console
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.human.debrief import typed_when_stopped
+from inspect_medsp.human.debriefing import typed_when_stopped
 from inspect_medsp.human.form import Stopped, ask_turn, ctrl_c_at_the_prompt, read_line
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.stop import PersonStop
@@ -266,7 +266,7 @@ def test_help_shows_the_instructions_again_and_the_stopped_turn_is_timed(
 def test_ctrl_c_at_the_end_of_a_case_is_said_not_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C at "Press Enter to go on": the screen says the case is over and kept, and
     asks again; Enter then goes on."""
-    debrief = importlib.import_module("inspect_medsp.human.debrief")  # not the function
+    debrief = importlib.import_module("inspect_medsp.human.debriefing")  # not the function
 
     answers = iter([KeyboardInterrupt, ""])
 

@@ -674,7 +674,7 @@ def test_a_planted_import_of_another_parts_private_module_fails(source: str, pri
 
 
 def test_a_name_a_face_binds_is_not_the_module_of_that_name() -> None:
-    """``report/__init__.py`` exports the function ``collect`` of its module ``collect.py``:
+    """``report/__init__.py`` exports the function ``collect`` of its module ``runs.py``:
     importing the name passes the face; the test does not take it for the module."""
     source = "from inspect_medsp.report import collect\n"
     assert "collect" in bound(MODULES["inspect_medsp.report"].source)

@@ -31,7 +31,8 @@ from inspect_medsp.cases import load_custom
 from inspect_medsp.cases.write import new_case
 from inspect_medsp.contamination.probes import PROBE_NAMES, build_probes, slot_places
 from inspect_medsp.contamination.probes import case_text as true_text
-from inspect_medsp.contamination.report import ModelRecall, ProbedScenario, recall_lines
+from inspect_medsp.contamination.recall_text import recall_lines
+from inspect_medsp.contamination.report import ModelRecall, ProbedScenario
 from inspect_medsp.contamination.result import Contamination
 from inspect_medsp.contamination.rowtest import (
     NULL_FLOOR,

@@ -28,7 +28,11 @@ from inspect_medsp.record.strategy_log import BestOfNTurn, MedAgentsTurn, PanelF
 from inspect_medsp.record.task import StrategySettings
 from inspect_medsp.record.trajectory import Trajectory
 from inspect_medsp.strategies.best_of_n import parse_choice
-from inspect_medsp.strategies.medagents import FALLBACK_SPECIALTIES, parse_specialties, parse_vote
+from inspect_medsp.strategies.panel_replies import (
+    FALLBACK_SPECIALTIES,
+    parse_specialties,
+    parse_vote,
+)
 from inspect_medsp.tasks import medsp_task
 from tests.support.scripts import Reply, Script, clinician, environment, patient
 

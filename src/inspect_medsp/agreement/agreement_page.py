@@ -132,9 +132,42 @@ def agreement_chart(rows: Sequence[AgreementRow], path: Path) -> Path:
     return save(fig, path)
 
 
+HOW_TO_READ = [
+    "## How to read this",
+    "",
+    "- agreement: the share of rater pairs giving the same verdict, averaged over items "
+    "(for two raters, the share of items they agree on); unanimous: the share of items "
+    "every rater agrees on.",
+    "- kappa: agreement beyond chance; Cohen's for two raters, Fleiss' for more; n/a when "
+    "every verdict was the same.",
+    "- intervals: agreement and the differences in macro completion have the "
+    "leaderboard's 95% case-clustered t interval; kappa, not a mean, a 95% percentile "
+    "bootstrap resampling whole cases (1,000 resamples).",
+    "- left out: items a rater could not score (its sample is unscored) or left unjudged; "
+    "never counted as a verdict.",
+    "- repeats: a log graded with `-S samples=k` gives k raters (its repeats); as a "
+    "grader it counts with its majority verdicts.",
+    "",
+]
+"""The page's last section: how to read each column."""
+
+
 def agreement_markdown(report: AgreementReport) -> str:
     """The summary page: inputs, warnings, the agreement table, shifts and disagreements."""
     out = ["# How much can the grader be trusted?", ""]
+    out += _inputs(report)
+    out += _agreement(report)
+    if report.shifts:
+        out += _shifts(report)
+    if report.disagreements:
+        out += _disagreements(report)
+    out += HOW_TO_READ
+    return "\n".join(out)
+
+
+def _inputs(report: AgreementReport) -> list[str]:
+    """The logs compared, how many encounters each holds, and the warnings."""
+    out: list[str] = []
     out += table(
         ["log", "clinician", "grader", "encounters", "scored", "grading repeats"],
         [
@@ -159,6 +192,12 @@ def agreement_markdown(report: AgreementReport) -> str:
     out += [f"- ⚠ {esc(w)}" for w in report.warnings]
     if report.warnings:
         out.append("")
+    return out
+
+
+def _agreement(report: AgreementReport) -> list[str]:
+    """The agreement table: each comparison's agreement and kappa by competency."""
+    out: list[str] = []
     out += ["## Agreement", "", f"![agreement]({CHART})", ""]
     out += table(
         [
@@ -183,66 +222,59 @@ def agreement_markdown(report: AgreementReport) -> str:
             for r in report.rows
         ],
     )
-    if report.shifts:
-        out += ["## How far the headline moves between graders", ""]
-        out += table(
+    return out
+
+
+def _shifts(report: AgreementReport) -> list[str]:
+    """How far the headline macro moves from one grader to another."""
+    out: list[str] = []
+    out += ["## How far the headline moves between graders", ""]
+    out += table(
+        [
+            "reference",
+            "other",
+            "competency",
+            "scenarios",
+            "reference macro",
+            "other macro",
+            "difference [95% CI]",
+        ],
+        [
             [
-                "reference",
-                "other",
-                "competency",
-                "scenarios",
-                "reference macro",
-                "other macro",
-                "difference [95% CI]",
-            ],
+                esc(s.reference),
+                esc(s.other),
+                s.competency,
+                str(s.scenarios),
+                _num(s.reference_macro, 3),
+                _num(s.other_macro, 3),
+                _ci(s.difference, s.ci_low, s.ci_high, 3),
+            ]
+            for s in report.shifts
+        ],
+    )
+    return out
+
+
+def _disagreements(report: AgreementReport) -> list[str]:
+    """The items each comparison's raters disagree on most."""
+    out: list[str] = []
+    out += ["## Items the raters disagree on most", ""]
+    for name in dict.fromkeys(d.comparison for d in report.disagreements):
+        mine = [d for d in report.disagreements if d.comparison == name][:TOP_SHOWN]
+        out += [f"**{esc(name)}**", ""]
+        out += table(
+            ["scenario", "item", "competency", "disagreed / compared"],
             [
                 [
-                    esc(s.reference),
-                    esc(s.other),
-                    s.competency,
-                    str(s.scenarios),
-                    _num(s.reference_macro, 3),
-                    _num(s.other_macro, 3),
-                    _ci(s.difference, s.ci_low, s.ci_high, 3),
+                    esc(d.sample_id),
+                    f"[{d.number}] {esc(short(d.item, 160))}",
+                    d.competency,
+                    f"{d.disagreed} / {d.compared}",
                 ]
-                for s in report.shifts
+                for d in mine
             ],
         )
-    if report.disagreements:
-        out += ["## Items the raters disagree on most", ""]
-        for name in dict.fromkeys(d.comparison for d in report.disagreements):
-            mine = [d for d in report.disagreements if d.comparison == name][:TOP_SHOWN]
-            out += [f"**{esc(name)}**", ""]
-            out += table(
-                ["scenario", "item", "competency", "disagreed / compared"],
-                [
-                    [
-                        esc(d.sample_id),
-                        f"[{d.number}] {esc(short(d.item, 160))}",
-                        d.competency,
-                        f"{d.disagreed} / {d.compared}",
-                    ]
-                    for d in mine
-                ],
-            )
-    out += [
-        "## How to read this",
-        "",
-        "- agreement: the share of rater pairs giving the same verdict, averaged over items "
-        "(for two raters, the share of items they agree on); unanimous: the share of items "
-        "every rater agrees on.",
-        "- kappa: agreement beyond chance; Cohen's for two raters, Fleiss' for more; n/a when "
-        "every verdict was the same.",
-        "- intervals: agreement and the differences in macro completion have the "
-        "leaderboard's 95% case-clustered t interval; kappa, not a mean, a 95% percentile "
-        "bootstrap resampling whole cases (1,000 resamples).",
-        "- left out: items a rater could not score (its sample is unscored) or left unjudged; "
-        "never counted as a verdict.",
-        "- repeats: a log graded with `-S samples=k` gives k raters (its repeats); as a "
-        "grader it counts with its majority verdicts.",
-        "",
-    ]
-    return "\n".join(out)
+    return out
 
 
 def write_rows(path: Path, header: Sequence[str], rows: Sequence[BaseModel]) -> Path:

@@ -225,24 +225,8 @@ def medsp_simulation_audit(
             why = f"{type(err).__name__}: {err}"
             return KIT.unscored(reason="auditor_failed", why=why, metadata=about | meter.stored())
         about |= meter.stored()
-        if result.context_exhausted or result.refused:
-            what = (
-                "the auditor model's context window was full "
-                f"(a prompt of about {result.prompt_tokens} tokens)"
-                if result.context_exhausted
-                else "the auditor model's provider refused (content filter)"
-            )
-            why = f"{what}: re-audit with another model (--model-role auditor=...)"
-            extra = {"provider_message": result.provider_message[:2000]}
-            return KIT.unscored(reason="auditor_failed", why=why, metadata=about | extra)
-        if result.degraded:
-            why = (
-                f"the auditor's reply was not usable JSON after {result.retries} retries: "
-                + "; ".join(result.errors)
-            )
-            return KIT.unscored(
-                reason="auditor_failed", why=why, metadata=about | {"raw": result.raw[:2000]}
-            )
+        if (unusable := _unusable(result, about)) is not None:
+            return unusable
         placed = [place(raw, traj) for raw in result.reply.findings]
         findings = [p for p in placed if isinstance(p, Finding)]
         audit = SimulationAudit(
@@ -257,12 +241,42 @@ def medsp_simulation_audit(
             usage=meter.usage,
             rescored=meter.rescored,
         )
-        value, figures = KIT.headlined(audit_value(audit), AUDIT_HEADLINES, number)
-        return Score(
-            value=value,
-            answer=audit.verdict,
-            explanation=explanation(audit),
-            metadata=audit.model_dump(mode="json") | figures,
-        )
+        return _scored(audit, number)
 
     return score
+
+
+def _unusable(result: RoleResult[AuditReply], about: dict[str, Any]) -> Score | None:
+    """The unscored score of an auditor's reply that cannot be used (a full context window,
+    a provider's refusal, no usable JSON after the retries), or None when it can be."""
+    if result.context_exhausted or result.refused:
+        what = (
+            "the auditor model's context window was full "
+            f"(a prompt of about {result.prompt_tokens} tokens)"
+            if result.context_exhausted
+            else "the auditor model's provider refused (content filter)"
+        )
+        why = f"{what}: re-audit with another model (--model-role auditor=...)"
+        extra = {"provider_message": result.provider_message[:2000]}
+        return KIT.unscored(reason="auditor_failed", why=why, metadata=about | extra)
+    if result.degraded:
+        why = (
+            f"the auditor's reply was not usable JSON after {result.retries} retries: "
+            + "; ".join(result.errors)
+        )
+        return KIT.unscored(
+            reason="auditor_failed", why=why, metadata=about | {"raw": result.raw[:2000]}
+        )
+    return None
+
+
+def _scored(audit: SimulationAudit, number: int) -> Score:
+    """The audit's score: its headlines as the value (numbered for a re-audit), the whole
+    result and every figure as its metadata."""
+    value, figures = KIT.headlined(audit_value(audit), AUDIT_HEADLINES, number)
+    return Score(
+        value=value,
+        answer=audit.verdict,
+        explanation=explanation(audit),
+        metadata=audit.model_dump(mode="json") | figures,
+    )

@@ -191,22 +191,14 @@ async def generate_json(
             truncated += 1
             errors.append(CUT_OFF)
             if attempt < max_retries:
-                scratch.append(output.message)
-                scratch.append(
-                    ChatMessageUser(content=render("retry_cut_off", PACKAGE, shape=contract.shape))
-                )
+                _re_ask(scratch, output, render("retry_cut_off", PACKAGE, shape=contract.shape))
             continue
         try:
             reply, repairs = parse_reply(text, contract.model, contract.required_any)
         except ReplyError as err:
             errors.append(str(err))
             if attempt < max_retries:
-                scratch.append(output.message)
-                scratch.append(
-                    ChatMessageUser(
-                        content=render("retry", PACKAGE, reason=err, shape=contract.shape)
-                    )
-                )
+                _re_ask(scratch, output, render("retry", PACKAGE, reason=err, shape=contract.shape))
             continue
         return RoleResult(
             reply=reply,
@@ -220,6 +212,20 @@ async def generate_json(
             truncated=truncated,
         )
     assert output is not None
+    return _degraded(contract, output, max_retries, errors, truncated)
+
+
+def _re_ask(scratch: list[ChatMessage], output: ModelOutput, prompt: str) -> None:
+    """The unusable reply and the corrective prompt, appended to the scratch history."""
+    scratch.append(output.message)
+    scratch.append(ChatMessageUser(content=prompt))
+
+
+def _degraded(
+    contract: Contract[R], output: ModelOutput, retries: int, errors: list[str], truncated: int
+) -> RoleResult[R]:
+    """The role's reply degraded from the last attempt's text (from nothing when it was cut
+    off) after every attempt failed."""
     cut = output.stop_reason == "max_tokens"
     text = strip_reasoning(output.completion)
     return RoleResult(
@@ -227,7 +233,7 @@ async def generate_json(
         raw=text,
         message=output.message,
         output=output,
-        retries=max_retries,
+        retries=retries,
         degraded=True,
         errors=errors,
         stop_reason=output.stop_reason,

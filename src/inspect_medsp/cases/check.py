@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from inspect_medsp.cases.casefiles import CaseFiles
 from inspect_medsp.cases.content import identifiers, leaks
 from inspect_medsp.cases.layout import CASE_FILE
 from inspect_medsp.cases.problems import Problem, shown
-from inspect_medsp.cases.read import CaseFiles, is_case, read_case
+from inspect_medsp.cases.read import is_case, read_case
 from inspect_medsp.cases.stages import legacy_headings, stage_faults
 
 

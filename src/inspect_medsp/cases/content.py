@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from inspect_medsp.cases.casefiles import CaseFiles, PacketFile
 from inspect_medsp.cases.identify import (
     FIXES,
     IdentifierKind,
@@ -24,7 +25,6 @@ from inspect_medsp.cases.identify import (
 )
 from inspect_medsp.cases.layout import CASE_FILE
 from inspect_medsp.cases.problems import Problem, shown
-from inspect_medsp.cases.read import CaseFiles, PacketFile
 
 LEAK_WORDS = 6
 """Words in a row that make a repeat a leak (a shorter fact counts when repeated whole)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspect_medsp.cases.casefiles import CaseFiles
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.layout import PACKETS
-from inspect_medsp.cases.read import CaseFiles
 from inspect_medsp.data import (
     RUBRICS_FOLDER,
     LoadReport,

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 from importlib.resources import files
+from types import ModuleType
 
 
 def _letters(category: str) -> str:
@@ -58,8 +59,10 @@ def _listed(provider: type, attr: str) -> list[str]:
     return []
 
 
-def _provider_names(attrs: tuple[str, ...]) -> frozenset[str]:
-    from faker.providers.person import (  # the locales whose names are in Latin script
+def _latin_locales() -> tuple[ModuleType, ...]:
+    """Faker's person providers whose names are written in Latin script, one module a locale
+    (the list is written once: the modules the import binds, in its order)."""
+    from faker.providers.person import (  # noqa: F401  (read back by locals() below)
         az_AZ,
         cs_CZ,
         da_DK,
@@ -122,68 +125,11 @@ def _provider_names(attrs: tuple[str, ...]) -> frozenset[str]:
         zu_ZA,
     )
 
-    locales = (
-        az_AZ,
-        cs_CZ,
-        da_DK,
-        de_AT,
-        de_CH,
-        de_DE,
-        de_LI,
-        de_LU,
-        en,
-        en_GB,
-        en_IE,
-        en_IN,
-        en_KE,
-        en_NG,
-        en_NZ,
-        en_PK,
-        en_TH,
-        en_US,
-        es_AR,
-        es_CA,
-        es_CL,
-        es_CO,
-        es_ES,
-        es_MX,
-        et_EE,
-        fi_FI,
-        fr_BE,
-        fr_CA,
-        fr_CH,
-        fr_DZ,
-        fr_FR,
-        ga_IE,
-        ha_NG,
-        hr_HR,
-        hu_HU,
-        id_ID,
-        ig_NG,
-        is_IS,
-        it_IT,
-        lt_LT,
-        lv_LV,
-        nl_BE,
-        nl_NL,
-        no_NO,
-        pl_PL,
-        pt_BR,
-        pt_PT,
-        ro_RO,
-        sk_SK,
-        sl_SI,
-        sv_SE,
-        sw,
-        tr_TR,
-        tw_GH,
-        uz_UZ,
-        vi_VN,
-        yo_NG,
-        zh_CN,
-        zh_TW,
-        zu_ZA,
-    )
+    return tuple(locals().values())
+
+
+def _provider_names(attrs: tuple[str, ...]) -> frozenset[str]:
+    locales = _latin_locales()
     found: set[str] = set()
     for locale in locales:
         for attr in attrs:

@@ -6,14 +6,13 @@ fix, so ``medsp-cases check`` can list them all and the loader can refuse a case
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from inspect_medsp.cases.casefiles import CaseFiles, PacketFile, read_text, yaml_fault, yaml_kind
 from inspect_medsp.cases.layout import (
     CASE_FILE,
     FIELDS,
@@ -22,21 +21,14 @@ from inspect_medsp.cases.layout import (
     PACKET_SUFFIXES,
     PACKETS,
     RUBRIC_FILE,
-    SCENARIO,
     CaseFacts,
-    strip_comments,
 )
-from inspect_medsp.cases.problems import Problem, ProblemKind, shown
+from inspect_medsp.cases.problems import shown
+from inspect_medsp.cases.rubricfile import read_rubric
 from inspect_medsp.cases.yamlfile import (
-    NULL_TAG,
-    Fault,
     compose,
     duplicate_keys,
-    item_of,
 )
-from inspect_medsp.data import COMPETENCIES, COMPETENCY_NAMES, Competency, strip_deleted
-
-COMPETENCY_LIST = ", ".join(f"{c} ({COMPETENCY_NAMES[c]})" for c in COMPETENCIES)
 
 FIELD_FIX: dict[str, str] = {
     "id": "give a short id of letters, digits, '_', '-' or '.', e.g. id: chest_pain_01",
@@ -53,81 +45,9 @@ FIELD_FIX: dict[str, str] = {
 """How to fix each field of ``case.yaml``."""
 
 
-@dataclass(frozen=True)
-class PacketFile:
-    """One text file of a packet folder."""
-
-    path: Path
-    name: str
-    """Its path inside the packet folder, e.g. ``01_door_note.md``."""
-    raw: str
-    """The file as written (comments included)."""
-
-    @property
-    def text(self) -> str:
-        """What a role reads: comments and struck-through text removed."""
-        return strip_deleted(strip_comments(self.raw)).strip()
-
-
-@dataclass
-class CaseFiles:
-    """A case folder as read: what could be read, and the problems of its form."""
-
-    folder: Path
-    facts: CaseFacts | None = None
-    packets: dict[str, list[PacketFile]] = field(default_factory=dict)
-    rubric: dict[Competency, list[str]] | None = None
-    problems: list[Problem] = field(default_factory=list)
-    texts: dict[Path, str] = field(default_factory=dict)
-    scenario: str = SCENARIO
-    """Which scenario of the case these packets and rubric make."""
-    more: list[CaseFiles] = field(default_factory=list)
-    """The case's further scenarios (``scenario2/`` ...), each read the same way; their
-    problems and texts are the case's too."""
-
-    @property
-    def scenarios(self) -> list[CaseFiles]:
-        """Every scenario of the case, the first one first."""
-        return [self, *self.more]
-    """Every text file of the case that could be read, as written (for the content checks)."""
-
-    def sections(self, packet: str) -> list[tuple[str, str]]:
-        """The (name, text) of a packet's non-empty files, in reading order."""
-        return [(f.name, f.text) for f in self.packets.get(packet, []) if f.text]
-
-    @property
-    def usable(self) -> bool:
-        """Whether the case can be run: no problem of its form."""
-        return not any(p.stops_a_run for p in self.problems)
-
-    def add(self, path: Path, kind: Any, message: str, fix: str) -> None:
-        self.problems.append(Problem(file=shown(path), kind=kind, message=message, fix=fix))
-
-
 def is_case(folder: Path) -> bool:
     """Whether ``folder`` is meant as a case (has ``case.yaml`` or a packet folder)."""
     return (folder / CASE_FILE).exists() or any((folder / p).is_dir() for p in PACKETS)
-
-
-def read_text(case: CaseFiles, path: Path) -> str | None:
-    """A file's text if it is UTF-8 (its line endings as ``\n``), else None with a
-    ``not_utf8`` problem."""
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        case.add(
-            path,
-            "not_utf8",
-            f"not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})",
-            "save the file as UTF-8 (in most editors: Save As, encoding UTF-8)",
-        )
-        return None
-    # Windows (\r\n) and old Mac (\r) line endings are read as \n: no role reads a \r
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    case.texts[path] = text
-    return text
 
 
 def read_case(folder: Path) -> CaseFiles:
@@ -149,7 +69,7 @@ def read_case(folder: Path) -> CaseFiles:
             )
     for packet in PACKETS:
         _read_packet(case, packet)
-    _read_rubric(case)
+    read_rubric(case)
     return case
 
 
@@ -164,7 +84,7 @@ def _read_scenario(case: CaseFiles, folder: Path) -> CaseFiles:
     scenario = CaseFiles(folder=folder, facts=case.facts, scenario=folder.name)
     for packet in PACKETS:
         _read_packet(scenario, packet)
-    _read_rubric(scenario)
+    read_rubric(scenario)
     known = {RUBRIC_FILE, *PACKETS}
     for path in sorted(folder.iterdir()):
         if path.name not in known and not path.name.startswith("."):
@@ -191,7 +111,7 @@ def _yaml(case: CaseFiles, path: Path, what: str) -> tuple[bool, Any]:
     if node is not None:
         faults += duplicate_keys(node)
     for fault in faults:
-        _fault(case, path, fault)
+        yaml_fault(case, path, fault)
     if faults:
         return False, None
     try:
@@ -230,7 +150,7 @@ def _mapping(
     data = {} if data is None else data
     if not isinstance(data, dict):
         problem, fix = not_mapping
-        case.add(path, what, problem.format(kind=_kind(data)), fix)
+        case.add(path, what, problem.format(kind=yaml_kind(data)), fix)
         return None
     return data
 
@@ -316,109 +236,3 @@ def _read_packet(case: CaseFiles, packet: str) -> None:
         )
 
 
-def _read_rubric(case: CaseFiles) -> None:
-    path = case.folder / RUBRIC_FILE
-    if not path.is_file():
-        case.add(
-            path,
-            "no_items",
-            "missing: the case has no rubric",
-            f"add {RUBRIC_FILE} with items under {', '.join(COMPETENCIES)}",
-        )
-        return
-    text = read_text(case, path)
-    if text is None:
-        return
-    node, faults = compose(text)
-    if node is not None:
-        faults += duplicate_keys(node)
-    for fault in faults:
-        _fault(case, path, fault)
-    if faults and node is None:
-        return
-    if node is not None and not isinstance(node, MappingNode):
-        kind = _kind(yaml.safe_load(text))
-        case.add(
-            path,
-            "rubric",
-            f"is not items under competency names (it reads as {kind})",
-            f"write each competency on its own line ({', '.join(COMPETENCIES)}) followed by "
-            "its items, one per line starting with '- '",
-        )
-        return
-    lines = text.splitlines()
-    rubric: dict[Competency, list[str]] = {c: [] for c in COMPETENCIES}
-    first: dict[tuple[str, str], int] = {}
-    for key_node, items in node.value if node is not None else []:
-        key = str(key_node.value)
-        if key not in COMPETENCIES:
-            upper = key.strip().upper()
-            hint = f" (did you mean {upper}?)" if upper in COMPETENCIES else ""
-            case.add(
-                path,
-                "unknown_competency",
-                f"'{key}' is not a competency{hint}",
-                f"put its items under one of {COMPETENCY_LIST}",
-            )
-            continue
-        if isinstance(items, ScalarNode) and items.tag == NULL_TAG:
-            continue
-        if not isinstance(items, SequenceNode):
-            _fault(
-                case,
-                path,
-                Fault(
-                    items.start_mark.line + 1,
-                    f"'{key}' must be a list of items, each a line of text starting with '- '",
-                    f"write the items under {key}: one per line as '- <what the clinician "
-                    "does>'",
-                ),
-            )
-            continue
-        for child in items.value:
-            item = item_of(child, lines)
-            if isinstance(item, Fault):
-                _fault(case, path, item)
-                continue
-            same = (key, " ".join(item.text.split()).casefold())
-            if same in first:
-                _fault(
-                    case,
-                    path,
-                    Fault(
-                        item.line,
-                        f"{key} item repeats line {first[same]} word for word: the grader "
-                        "gives one verdict per item, so the copy is never judged",
-                        "delete one of the two",
-                    ),
-                )
-                continue
-            first[same] = item.line
-            rubric[key].append(item.text)
-    total = sum(len(v) for v in rubric.values())
-    if total == 0 and not any(p.file.startswith(shown(path)) for p in case.problems):
-        case.add(
-            path,
-            "no_items",
-            "the rubric has no items",
-            "write the observable actions that earn credit, one '- ' line each, under "
-            f"{', '.join(COMPETENCIES)}",
-        )
-    case.rubric = rubric
-
-
-def _fault(case: CaseFiles, path: Path, fault: Fault) -> None:
-    """A fault of a YAML file as the case's problem, naming the file and line."""
-    kind: ProblemKind = "facts" if path.name == CASE_FILE else "rubric"
-    case.problems.append(
-        Problem(file=f"{shown(path)}:{fault.line}", kind=kind, message=fault.message, fix=fault.fix)
-    )
-
-
-def _kind(value: object) -> str:
-    """What a YAML document reads as, in words."""
-    if isinstance(value, str):
-        return "one line of text"
-    if isinstance(value, list):
-        return "a list without competency names"
-    return "a single value"

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from inspect_medsp.cases.casefiles import CaseFiles
 from inspect_medsp.cases.layout import blank_comments
-from inspect_medsp.cases.read import CaseFiles
 from inspect_medsp.cases.yamlfile import Fault
 
 FIRST_STAGE = "initial_assessment"

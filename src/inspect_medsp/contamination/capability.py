@@ -5,7 +5,7 @@ re-score is labelled. It has no ``-T`` switch: it runs as its own task
 from __future__ import annotations
 
 from inspect_medsp.contamination.probes import PROBE_NAMES
-from inspect_medsp.contamination.report import CONTAMINATION_SECTION, leaderboard_marks
+from inspect_medsp.contamination.recall_text import CONTAMINATION_SECTION, leaderboard_marks
 from inspect_medsp.contamination.result import CONTAMINATION_SCORER, Contamination
 from inspect_medsp.contamination.scorer import CLEAR_KEY, SHARE_KEY, medsp_contamination_probe
 from inspect_medsp.measure import Capability, Column

@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from inspect_medsp.contamination.identity import source_of, title_of, topic_of
 from inspect_medsp.contamination.settings import ProbeKind, ProbeSettings
 from inspect_medsp.contamination.slots import is_case_value, measurement, words_of
 from inspect_medsp.contamination.text import (
@@ -32,7 +33,7 @@ from inspect_medsp.contamination.text import (
     split,
     without_file_headings,
 )
-from inspect_medsp.data import SampleRecord, mededportal_doi
+from inspect_medsp.data import SampleRecord
 from inspect_medsp.templates import render
 
 PROMPTS = "inspect_medsp.contamination"
@@ -125,37 +126,6 @@ class CaseText:
 
     def part(self, name: str) -> str:
         return {"patient": self.patient, "environment": self.environment}.get(name, self.marking)
-
-
-def source_of(record: SampleRecord) -> str:
-    """Where the case was published, as the prompt names it."""
-    meta = record.scenario.metadata
-    doi = mededportal_doi(record.scenario.case_id)
-    return meta.get("source") or (f"MedEdPORTAL, doi:{doi}" if doi else "MedEdPORTAL")
-
-
-def title_of(record: SampleRecord) -> str:
-    """The case's title (its id when the data has none)."""
-    meta = record.scenario.metadata
-    return meta.get("title") or meta.get("scenario_title") or record.id
-
-
-def topic_of(title: str) -> str:
-    """The clinical topic of a case's title, its identifying details removed: not quoted
-    (not cited as a title), no numbers, in lower case, and in a title written in sentence
-    case no capitalised word after the first (a name: "Mrs Lee", "Springfield")
-    ("Anaphylaxis after a wasp sting" -> "anaphylaxis after a wasp sting")."""
-    head, colon, _ = title.partition(":")
-    if colon and len(head.split()) >= 2:
-        title = head  # "Acute Stroke: A Simulation for Residents": the subtitle is no topic
-    found = [w.strip("\"'()[],:;") for w in title.split()]
-    found = [w for w in found if w and not any(c.isdigit() for c in w)]
-    long = [w for w in found[1:] if len(w) >= 4]
-    title_case = bool(long) and sum(w[:1].isupper() for w in long) * 2 > len(long)
-    kept = [
-        w.casefold() for i, w in enumerate(found) if i == 0 or title_case or not w[:1].isupper()
-    ]
-    return " ".join(kept) or "a clinical problem"
 
 
 def case_text(record: SampleRecord) -> CaseText:

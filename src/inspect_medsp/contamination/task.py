@@ -19,7 +19,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from inspect_medsp.cases import load_custom, refusal, set_findings
 from inspect_medsp.contamination.capability import CONTAMINATION
-from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes, title_of
+from inspect_medsp.contamination.identity import title_of
+from inspect_medsp.contamination.probes import CONTROL_KEY, PROMPTS, build_probes
 from inspect_medsp.contamination.result import TASK_KEY
 from inspect_medsp.contamination.scorer import THRESHOLDS, medsp_contamination_probe
 from inspect_medsp.contamination.selection import check_benchmark, selected_records
@@ -151,6 +152,9 @@ def medsp_contamination(
 ) -> Task:
     """Has the model (``--model``) seen the cases? Probes each scenario's patient script,
     environment materials, marking guide and checklist, each beside a control.
+
+    Long because its signature and these Args are the task's 21 ``-T`` parameters, which
+    Inspect shows as the task's help; the body itself is under 50 lines.
 
     Args:
         benchmark: The scenarios probed: medsp1000, medsp100 or medsp_demo (the bundled

@@ -12,7 +12,6 @@ from inspect_medsp.data.dataset import (
     load_records,
     logger,
     rubric_report,
-    select_ids,
     show_on_console,
 )
 from inspect_medsp.data.manifest import manifest_digest
@@ -48,6 +47,7 @@ from inspect_medsp.data.scenarios import (
     read_packet,
     strip_deleted,
 )
+from inspect_medsp.data.selection import select_ids
 from inspect_medsp.data.sources import (
     CacheUnwritable,
     ResolvedSource,

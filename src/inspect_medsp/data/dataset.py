@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import fnmatch
 import logging
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from inspect_medsp.data.scenarios import (
     preview,
     read_case_meta,
 )
+from inspect_medsp.data.selection import select_ids
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.preflight import Endpoint
 
@@ -186,46 +185,6 @@ def show_on_console(line: str) -> None:
     display().print(line)
 
 
-def select_ids(available: Sequence[str], patterns: Sequence[str] | None) -> list[str]:
-    """Keep the ids matching any of ``patterns`` (exact ids or shell globs).
-
-    Raises:
-        MedSPDataError: A pattern matches nothing (the message shows ids from ``available``).
-    """
-    if not patterns:
-        return list(available)
-    chosen: set[str] = set()
-    for pattern in patterns:
-        hits = [i for i in available if fnmatch.fnmatchcase(i, pattern)]
-        if not hits:
-            raise MedSPDataError(
-                f"task parameter scenarios='{pattern}' matches none of the {len(available)} "
-                f"scenarios available; {_id_hint(available)}"
-            )
-        chosen.update(hits)
-    return [i for i in available if i in chosen]
-
-
-_DIGITS = re.compile(r"\d+")
-
-
-def _id_hint(available: Sequence[str]) -> str:
-    """Two real ids of the data (of different forms where it has several) and a glob."""
-    if not available:
-        return "the data has no scenarios"
-    first = available[0]
-    form = _DIGITS.sub("#", first.split("/")[0])
-    second = next(
-        (i for i in available if _DIGITS.sub("#", i.split("/")[0]) != form),
-        available[1] if len(available) > 1 else None,
-    )
-    examples = f"{first} or {second}" if second else first
-    return (
-        f"ids there look like {examples} (<case_id>/<scenarioN>), "
-        f"and globs like '{first.split('/')[0]}/*' work"
-    )
-
-
 def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -> LoadReport:
     """Summarise a rubric set over ``ids`` (all files when ``None``) without scenario data."""
     universe = sorted(rubric_set.rubrics) if ids is None else list(ids)
@@ -245,6 +204,19 @@ def rubric_report(rubric_set: RubricSet, ids: Sequence[str] | None, name: str) -
         i for i in universe if i not in rubric_set.rubrics and i not in problems
     ]
     return LoadReport.of(name, [rubric_set.rubrics[i] for i in kept], excluded, details)
+
+
+def _subset(scenario_root: Path, upstream_root: Path, in_data: Sequence[str]) -> list[str]:
+    """The published subset's ids (``subset.json``), each of them in the data tree."""
+    wanted = load_subset(upstream_root)
+    present = set(in_data)
+    for sid in wanted:
+        if sid not in present:
+            raise MedSPDataError(
+                f"subset scenario {sid} is not in {scenario_root}; the data tree is "
+                "incomplete: re-download byrLLCC/MedSP1000 or fix data_dir"
+            )
+    return list(wanted)
 
 
 def load_records(
@@ -277,18 +249,7 @@ def load_records(
     """
     rubric_set = load_rubrics(upstream_root)
     in_data = discover_scenario_ids(scenario_root)
-    if subset:
-        wanted = load_subset(upstream_root)
-        present = set(in_data)
-        for sid in wanted:
-            if sid not in present:
-                raise MedSPDataError(
-                    f"subset scenario {sid} is not in {scenario_root}; the data tree is "
-                    "incomplete: re-download byrLLCC/MedSP1000 or fix data_dir"
-                )
-        universe = wanted
-    else:
-        universe = in_data
+    universe = _subset(scenario_root, upstream_root, in_data) if subset else in_data
     ids = select_ids(sorted(universe), scenarios)
 
     excluded: dict[str, list[str]] = {r: [] for r in REASONS}

@@ -141,6 +141,22 @@ def default_policy(
     return policy
 
 
+def _clinician_opening(examinee: str, traj: Trajectory) -> list[ChatMessage]:
+    """The clinician's conversation as it starts: its instructions, then its materials (the
+    door note and task) with the encounter's opening state."""
+    return [
+        ChatMessageSystem(content=render("clinician_system")),
+        ChatMessageUser(
+            content=render(
+                "clinician_opening",
+                materials=examinee,
+                state_label=traj.state_label,
+                patient_status=traj.patient_status,
+            )
+        ),
+    ]
+
+
 @solver
 def medsp_encounter(  # inspect-evals-lint: ignore[IETS005] -- every medsp_demo run in tests/
     judge: str = DEFAULT_JUDGE,
@@ -184,17 +200,7 @@ def medsp_encounter(  # inspect-evals-lint: ignore[IETS005] -- every medsp_demo 
         clinician = (
             default_policy(clinician_model(), cache=cache) if policy is None else policy(state)
         )
-        state.messages = [
-            ChatMessageSystem(content=render("clinician_system")),
-            ChatMessageUser(
-                content=render(
-                    "clinician_opening",
-                    materials=encounter.examinee,
-                    state_label=traj.state_label,
-                    patient_status=traj.patient_status,
-                )
-            ),
-        ]
+        state.messages = _clinician_opening(encounter.examinee, traj)
         with finish_on_exit(traj):
             while not encounter.over:
                 ended: RoleResult[ClinicianReply] | RoleStopped | None = None

@@ -6,7 +6,7 @@ whether the stage is done; the provider hands that back as the clinician's turn 
 encounter, the record, the grader and the report treat the person like any model.
 """
 
-from inspect_medsp.human.debrief import debrief
+from inspect_medsp.human.debriefing import debrief
 from inspect_medsp.human.frame import case_started, run_started
 from inspect_medsp.human.guard import ends_on_error
 from inspect_medsp.human.provider import HumanClinician

@@ -108,17 +108,7 @@ class HumanClinician(LocalModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        if tools:
-            raise NotForAPerson(
-                f"medsp/{self.model_name} plays protocol=turns only: drop -T protocol=tools"
-            )
-        if not is_clinician_conversation(input):
-            raise NotForAPerson(
-                f"medsp/{self.model_name} plays the clinician only, one answer a turn: bind "
-                "the patient, environment and grader to a model (-T judge=... or --model-role) "
-                "and leave -T strategy off"
-            )
-        self._one_case_at_a_time()
+        self._check_seat(input, tools)
         turn = turn_number(input)
         if stopped_while_the_models_answered():
             # Inspect is ending the sample: take its cancellation here, before any question
@@ -137,15 +127,7 @@ class HumanClinician(LocalModelAPI):
                 )
             answer: ClinicianReply | Stopped | None = None
             if turn == 1:
-                # the instructions on a page of their own, so that the case's materials end
-                # right above the first question
-                console.rule(f"MedSP encounter · {self.person} · {self._case()}before you start")
-                show(console, instructions(input))
-                console.print("")
-                console.rule(style="dim")
-                show(console, how_to_answer())
-                console.print("")
-                answer = press_enter(console, "Press Enter to open the case. ")
+                answer = self._before_you_start(console, input)
             if answer is None:
                 console.rule(title)
                 console.print(where, style="bold", markup=False, highlight=False)
@@ -185,6 +167,32 @@ class HumanClinician(LocalModelAPI):
         output.metadata = metadata
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
         return output
+
+    def _check_seat(self, input: list[ChatMessage], tools: list[ToolInfo]) -> None:
+        """A person plays the clinician of the turns protocol, one case at a time: anything
+        else is refused in one line."""
+        if tools:
+            raise NotForAPerson(
+                f"medsp/{self.model_name} plays protocol=turns only: drop -T protocol=tools"
+            )
+        if not is_clinician_conversation(input):
+            raise NotForAPerson(
+                f"medsp/{self.model_name} plays the clinician only, one answer a turn: bind "
+                "the patient, environment and grader to a model (-T judge=... or --model-role) "
+                "and leave -T strategy off"
+            )
+        self._one_case_at_a_time()
+
+    def _before_you_start(self, console: Console, input: list[ChatMessage]) -> Stopped | None:
+        """The instructions on a page of their own before the first turn, so that the case's
+        materials end right above the first question."""
+        console.rule(f"MedSP encounter · {self.person} · {self._case()}before you start")
+        show(console, instructions(input))
+        console.print("")
+        console.rule(style="dim")
+        show(console, how_to_answer())
+        console.print("")
+        return press_enter(console, "Press Enter to open the case. ")
 
     def _case(self) -> str:
         """``case N of M · `` for the running sample, empty when the run's size is unknown."""

@@ -4,9 +4,9 @@ shipped relative tiers, ``prices.yaml``, or a user's own). The work-up (``workup
 with it; the encounter's turn summary marks each order with it."""
 
 from inspect_medsp.orders.categories import CATEGORIES, CATEGORY_NAMES, UNCLASSIFIED, decide
-from inspect_medsp.orders.mark import category_name, mark, money
+from inspect_medsp.orders.marking import category_name, mark, money
+from inspect_medsp.orders.phrases import words
 from inspect_medsp.orders.prices import PriceTable, load_prices
-from inspect_medsp.orders.words import has_phrase, words
 
 __all__ = [
     "CATEGORIES",
@@ -15,7 +15,6 @@ __all__ = [
     "PriceTable",
     "category_name",
     "decide",
-    "has_phrase",
     "load_prices",
     "mark",
     "money",

@@ -7,7 +7,7 @@ words. An order the table cannot place is ``uncategorised``: counted and named, 
 when a price table names it, and its share reported beside the cost (which is then a lower
 bound).
 
-Every keyword matches whole words, ``_``, ``-`` and ``/`` read as spaces (``orders/words.py``):
+Every keyword matches whole words, ``_``, ``-`` and ``/`` read as spaces (``orders/phrases.py``):
 "CT" is never found in "electrolytes", and an environment's ``results_review`` reads as
 "results review". The table is built from the shorthand clinicians type on UK, US and
 Australian wards and in EDs (FBC, U&E, G&S, CTKUB, USS, NBM, 1:1, d/w med reg, PT/OT, TTO, f/u
@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from typing import Literal, get_args
 
-from inspect_medsp.orders.words import words
+from inspect_medsp.orders.phrases import words
 
 Category = Literal[
     "bedside",
@@ -896,7 +896,7 @@ pupils") is a look at the bedside."""
 
 
 def lead(text: str) -> str:
-    """``text`` folded (``orders/words.py``) from what the order does: an addressee, "please"
+    """``text`` folded (``orders/phrases.py``) from what the order does: an addressee, "please"
     and "I'd like to" dropped."""
     folded = words(text).strip(" .,;:")
     found = _ADDRESSEE.match(folded)

@@ -3,7 +3,7 @@
 
 A table has a ``currency`` (the unit its costs are in), a ``source`` and ``year``, a cost
 per category and, optionally, a cost per name: an order whose words (or the environment's
-reading of them) hold a name, as whole words (``orders/words.py``: ``CT`` prices "CT head"
+reading of them) hold a name, as whole words (``orders/phrases.py``: ``CT`` prices "CT head"
 and "ct_scan", never "electrolytes"; a name may be a phrase, "cardiac MRI"), is priced by the
 longest such name, else by its category. An order neither prices stays unpriced: counted and
 named, never priced at 0.
@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.orders.categories import CATEGORIES
-from inspect_medsp.orders.words import has_phrase
+from inspect_medsp.orders.phrases import has_phrase
 from inspect_medsp.record import fold
 
 DEFAULT_NAME = "prices.yaml"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from inspect_ai.model import GenerateConfig
+from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
 from inspect_medsp.calls import DEFAULT_JUDGE
+from inspect_medsp.data import Rubric
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.measure import Kit, items_met
 from inspect_medsp.preflight import GRADER_ACCEPTED, GraderParameters
@@ -26,6 +28,7 @@ from inspect_medsp.probes.result import (
 )
 from inspect_medsp.record import (
     GRADER_ROLE,
+    Trajectory,
     Verdict,
     figures_of,
     grader_model,
@@ -117,6 +120,34 @@ def explanation(result: GraderProbes) -> str:
             arrow = "✗→✓" if o.flip == "up" else "✓→✗"
             lines.append(f"  - {arrow} [{o.number}] {o.competency}: {o.text}")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _Grading:
+    """How the probes grade: the encounter's rubric, the grader and its settings."""
+
+    rubric: Rubric
+    model: Model
+    config: GenerateConfig | None
+    cache: bool
+
+    async def regrade(self, probe: Probe, traj: Trajectory, before: list[Verdict]) -> ProbeResult:
+        """The probe's perturbed copy of ``traj`` graded, against the baseline's verdicts."""
+        made = perturb(probe, traj, before)
+        if made is None:
+            return ProbeResult(probe=probe, change="nothing to change in this encounter")
+        copy, change, aimed = made
+        try:
+            after, *_ = await KIT.grading(
+                f"probe: {probe}",
+                lambda: judge_items(self.rubric, copy, self.model, self.config, self.cache),
+                {"grader": str(self.model), "record": change},
+                lambda judged: items_met(judged[0]),
+            )
+        except Exception as err:
+            failed = f"the grader failed on the perturbed copy ({err})"
+            return ProbeResult(probe=probe, change=change, failed=failed)
+        return ProbeResult(probe=probe, change=change, outcomes=outcomes(before, after, aimed))
 
 
 def outcomes(before: list[Verdict], after: list[Verdict], aimed: set[int]) -> list[ItemOutcome]:
@@ -216,28 +247,10 @@ def medsp_grader_probe(
                     reason="grader_failed", why=why, metadata=about | meter.stored()
                 )
             result = GraderProbes(grader=grader)
-
-            async def regrade(probe: Probe) -> ProbeResult:
-                made = perturb(probe, traj, before)
-                if made is None:
-                    return ProbeResult(probe=probe, change="nothing to change in this encounter")
-                copy, change, aimed = made
-                try:
-                    after, *_ = await KIT.grading(
-                        f"probe: {probe}",
-                        lambda: judge_items(record.rubric, copy, model, config, cache),
-                        {"grader": grader, "record": change},
-                        lambda judged: items_met(judged[0]),
-                    )
-                except Exception as err:
-                    failed = f"the grader failed on the perturbed copy ({err})"
-                    return ProbeResult(probe=probe, change=change, failed=failed)
-                return ProbeResult(
-                    probe=probe, change=change, outcomes=outcomes(before, after, aimed)
-                )
-
+            grading = _Grading(record.rubric, model, config, cache)
             # the perturbed copies are graded together (one round of a batch API, not one each)
-            result.probes = list(await collect(*(regrade(probe) for probe in chosen)))
+            copies = (grading.regrade(probe, traj, before) for probe in chosen)
+            result.probes = list(await collect(*copies))
         result.usage, result.rescored = meter.usage, meter.rescored
         value, figures = KIT.headlined(probe_value(result), PROBE_HEADLINES, encounter.number)
         if all(p.failed for p in result.probes):

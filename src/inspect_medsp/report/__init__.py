@@ -25,7 +25,6 @@ from inspect_medsp.report.charts import (
     styles,
     wrap,
 )
-from inspect_medsp.report.collect import collect, find_logs, read_run
 from inspect_medsp.report.command import report_command
 from inspect_medsp.report.files import Cell, ReportFile, Table, chart, csv_file, finite, write_csv
 from inspect_medsp.report.gaps import GAPS
@@ -34,11 +33,11 @@ from inspect_medsp.report.head import HEAD
 from inspect_medsp.report.health import HEALTH
 from inspect_medsp.report.input_length import INPUT_LENGTH, bin_ranges, token_edges
 from inspect_medsp.report.leaderboard import LEADERBOARD, SHARED_SCENARIOS, leaderboard_table
-from inspect_medsp.report.merge import MERGE, merge, merged_location
+from inspect_medsp.report.merging import MERGE, merge
 from inspect_medsp.report.paper_table import table_latex, table_markdown
-from inspect_medsp.report.problem import Problem
 from inspect_medsp.report.profile import PROFILE
-from inspect_medsp.report.section import FILES, Page, Section, render_markdown, report_files
+from inspect_medsp.report.runs import collect, find_logs
+from inspect_medsp.report.section import FILES, Page, Section, render_markdown
 from inspect_medsp.report.shards import ShardSetRefused, shard_sets
 from inspect_medsp.report.specialties import SPECIALTIES
 from inspect_medsp.report.strategy import STRATEGY
@@ -66,7 +65,6 @@ __all__ = [
     "Cell",
     "GroupSummary",
     "Page",
-    "Problem",
     "ReportFile",
     "ReportResult",
     "Section",
@@ -83,14 +81,11 @@ __all__ = [
     "finite",
     "leaderboard_table",
     "merge",
-    "merged_location",
     "patient_sex",
     "points",
     "pooled_metrics",
-    "read_run",
     "render_markdown",
     "report_command",
-    "report_files",
     "save",
     "shade",
     "shard_sets",

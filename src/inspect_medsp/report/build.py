@@ -14,7 +14,6 @@ from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.record import MedspRun
 from inspect_medsp.report.analysis import Analysis
 from inspect_medsp.report.case_metadata import breakdowns
-from inspect_medsp.report.collect import collect
 from inspect_medsp.report.gaps import missed_items
 from inspect_medsp.report.groups import (
     GroupKey,
@@ -33,6 +32,7 @@ from inspect_medsp.report.input_length import token_bins
 from inspect_medsp.report.leaderboard import shared_macro
 from inspect_medsp.report.page import render_html
 from inspect_medsp.report.problem import Problem
+from inspect_medsp.report.runs import collect
 from inspect_medsp.report.section import Section, digests, read_by, render_markdown, report_files
 from inspect_medsp.report.shards import shard_sets
 from inspect_medsp.report.specialties import specialty_scores, specialty_sources

@@ -24,8 +24,23 @@ def warnings_and_notes(
     shared: Sequence[str],
     left_out: Sequence[str] = (),
 ) -> tuple[list[str], list[str]]:
+    """The report's warnings (what makes a number not mean what it seems) and notes (how a
+    number was made), in the order the report lists them."""
+    flags = _set_flags(groups, left_out) + _run_flags(runs) + _comparable_flags(groups, left_out)
+    health_flags, notes = _health_lines(groups, health)
+    flags += health_flags
+    for g in groups:
+        if g.pool_warning:
+            flags.append(g.pool_warning)
+        for line in g.incomplete:
+            flags.append(f"{g.label} is an incomplete run ({g.parts}): {line}.")
+    return flags, notes + _group_notes(groups)
+
+
+def _set_flags(groups: Sequence[GroupSummary], left_out: Sequence[str]) -> list[str]:
+    """Mixed judges, case sets that differ, your own or draft cases, scenarios the groups of
+    one set did not share, and groups with nothing scored."""
     flags: list[str] = []
-    notes: list[str] = []
     judges = sorted({g.judge for g in groups})
     if len(judges) > 1:
         flags.append(
@@ -65,6 +80,13 @@ def warnings_and_notes(
             f"({'; '.join(left_out)}): left out of the comparison on shared scenarios (see "
             "the health of the runs for why)."
         )
+    return flags
+
+
+def _run_flags(runs: Sequence[MedspRun]) -> list[str]:
+    """Data or rubric revisions that differ, a grader of the clinician's own kind, and the
+    scripted demo as the clinician."""
+    flags: list[str] = []
     revisions = {
         (r.task_metadata.data_revision, r.task_metadata.rubric_revision)
         for r in runs
@@ -87,6 +109,13 @@ def warnings_and_notes(
             "provider: it replays hand-written turns, so its score shows how the benchmark "
             "works, not what any model can do."
         )
+    return flags
+
+
+def _comparable_flags(groups: Sequence[GroupSummary], left_out: Sequence[str]) -> list[str]:
+    """A group of the benchmark not comparable with the published numbers: other rubrics, or
+    not every published scenario scored."""
+    flags: list[str] = []
     for g in groups:
         if g.case_set.custom or g.label in left_out:
             continue
@@ -100,6 +129,16 @@ def warnings_and_notes(
                 f"{g.label} scored {g.coverage} published scenarios: not comparable with the "
                 "published numbers, which cover every one."
             )
+    return flags
+
+
+def _health_lines(
+    groups: Sequence[GroupSummary], health: Sequence[RunHealth]
+) -> tuple[list[str], list[str]]:
+    """Each run's health as warnings (unhealthy, or a person's incomplete run) and notes
+    (encounters re-run and scored in another log of the group)."""
+    flags: list[str] = []
+    notes: list[str] = []
     people = {g.label for g in groups if g.human}
     for h in health:
         if h.flags and h.group in people:
@@ -117,11 +156,13 @@ def warnings_and_notes(
                 f"Run {h.run} ({h.group}): {len(h.replaced)} encounter(s) not scored there "
                 f"were re-run and scored in another log of the group: {', '.join(h.replaced)}."
             )
-    for g in groups:
-        if g.pool_warning:
-            flags.append(g.pool_warning)
-        for line in g.incomplete:
-            flags.append(f"{g.label} is an incomplete run ({g.parts}): {line}.")
+    return flags, notes
+
+
+def _group_notes(groups: Sequence[GroupSummary]) -> list[str]:
+    """How each group's numbers were made (a part of a run, logs pooled, counts read from the
+    samples), where its logs disagree or overlap, and which log supplied which scenarios."""
+    notes: list[str] = []
     for g in groups:
         if g.shard_set is not None:
             notes.append(
@@ -160,7 +201,7 @@ def warnings_and_notes(
         if len(g.supplied) > 1 or (g.source == "pooled" and g.supplied):
             parts = "; ".join(f"{name} supplied {_scenarios(n)}" for name, n in g.supplied.items())
             notes.append(f"{g.label}: {parts}.")
-    return flags, notes
+    return notes
 
 
 def _scenario_flags(compared: Sequence[GroupSummary]) -> list[str]:

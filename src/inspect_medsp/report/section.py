@@ -60,7 +60,7 @@ class Section(BaseModel):
     """The files it writes for this analysis (only those it has data for)."""
     digest: Callable[[ParsedLog], object] | None = None
     """What it makes of each log while the log is parsed, from what the report's read then
-    drops (``report.collect.Digest``; found in ``MedspRun.digests`` under its name)."""
+    drops (``report.runs.Digest``; found in ``MedspRun.digests`` under its name)."""
     reads: Callable[[str], bool] = _reads_nothing
     """Whether it reads the log at this path, one that is not a MedSP run (a log of a task
     of its own): the report lists it as read by this section (``Analysis.read_by``), not

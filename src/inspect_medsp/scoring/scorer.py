@@ -41,7 +41,7 @@ from inspect_medsp.record import (
     stoppable_grading,
 )
 from inspect_medsp.scoring.metrics import medsp_summary
-from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, check_repeats, grade
+from inspect_medsp.scoring.repeats import REPEAT_TEMPERATURE, Graded, check_repeats, grade
 from inspect_medsp.scoring.verdicts import Tally
 from inspect_medsp.templates import render
 
@@ -303,45 +303,62 @@ def medsp_rubric(
                     about.adding(**meter.stored()),
                 )
         except GraderError as err:
-            partial = about.adding(**meter.stored()).adding(
-                items=[ItemVerdict.model_validate(v.model_dump()) for v in err.partial],
-                reasoning=err.reasoning,
-            )
-            if err.provider_message:
-                partial = partial.adding(provider_message=err.provider_message)
-            return unscored("grader_failed", str(err), partial)
+            return _grader_failed(err, about.adding(**meter.stored()))
         except Exception as err:
             why = f"{type(err).__name__}: {err}"
             return unscored("grader_failed", why, about.adding(**meter.stored()))
-        verdicts = graded.verdicts
-        counts = summarise(verdicts)
-        checklist = checklist_text(verdicts, record.rubric.items(), traj)
-        metadata = ScoreMetadata(
-            schema_version=SCORE_SCHEMA,
-            items=graded.items,
-            counts=counts,
-            unjudged=sum(not v.judged for v in verdicts),
-            ignored_keys=graded.ignored,
-            conflicts=graded.conflicts,
-            reasoning=graded.reasoning,
-            grader=about.grader,
-            end=about.end,
-            turns=about.turns,
-            **meter.stored(),
-        )
-        if graded.repeats:
-            metadata = metadata.adding(repeats=graded.repeats)
-        figures = ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
-        figures = figures.model_copy(update=provider_figures(traj))
-        metadata = metadata.adding(figures=figures.stored())
-        return Score(
-            value=figures.headline(),
-            answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
-            explanation=f"{ending(traj)}\n\n{checklist}",
-            metadata=metadata.stored(),
-        )
+        return _scored(graded, record.rubric, traj, about, meter.stored())
 
     return score
+
+
+def _grader_failed(err: GraderError, about: ScoreMetadata) -> Score:
+    """The unscored score of a grading that failed, with the verdicts it had reached."""
+    partial = about.adding(
+        items=[ItemVerdict.model_validate(v.model_dump()) for v in err.partial],
+        reasoning=err.reasoning,
+    )
+    if err.provider_message:
+        partial = partial.adding(provider_message=err.provider_message)
+    return unscored("grader_failed", str(err), partial)
+
+
+def _scored(
+    graded: Graded,
+    rubric: Rubric,
+    traj: Trajectory,
+    about: ScoreMetadata,
+    stored: dict[str, Any],
+) -> Score:
+    """The score of a graded encounter: the counts as its value, the verdicts, the repeats
+    and the grading's tokens (``stored``) as its metadata, the checklist as its explanation."""
+    verdicts = graded.verdicts
+    counts = summarise(verdicts)
+    checklist = checklist_text(verdicts, rubric.items(), traj)
+    metadata = ScoreMetadata(
+        schema_version=SCORE_SCHEMA,
+        items=graded.items,
+        counts=counts,
+        unjudged=sum(not v.judged for v in verdicts),
+        ignored_keys=graded.ignored,
+        conflicts=graded.conflicts,
+        reasoning=graded.reasoning,
+        grader=about.grader,
+        end=about.end,
+        turns=about.turns,
+        **stored,
+    )
+    if graded.repeats:
+        metadata = metadata.adding(repeats=graded.repeats)
+    figures = ScoreValue.of({k: (c.completed, c.total) for k, c in counts.items()})
+    figures = figures.model_copy(update=provider_figures(traj))
+    metadata = metadata.adding(figures=figures.stored())
+    return Score(
+        value=figures.headline(),
+        answer=f"{counts['overall'].completed}/{counts['overall'].total} items",
+        explanation=f"{ending(traj)}\n\n{checklist}",
+        metadata=metadata.stored(),
+    )
 
 
 def ending(traj: Trajectory) -> str:

@@ -1,7 +1,7 @@
 """Specialty labels for every scenario: from the data, or from a classifier task's log."""
 
 from inspect_medsp.record import SPECIALTIES
-from inspect_medsp.specialty.file import SpecialtiesFile, label_records, read_specialties
+from inspect_medsp.specialty.file import SpecialtiesFile, label_records
 from inspect_medsp.specialty.labels import canonical
 from inspect_medsp.specialty.task import medsp_specialty
 
@@ -11,5 +11,4 @@ __all__ = [
     "canonical",
     "label_records",
     "medsp_specialty",
-    "read_specialties",
 ]

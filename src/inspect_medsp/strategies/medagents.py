@@ -16,9 +16,7 @@ and the votes run at ``fixed_temperature``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
@@ -48,108 +46,15 @@ from inspect_medsp.strategies.common import (
     gather_in_spans,
     history_text,
     prompt,
-    read_object,
     record_step,
     reply_json,
     start_record,
     usable_text,
     with_instruction,
 )
+from inspect_medsp.strategies.panel_replies import parse_specialties, parse_vote
 
 Turn = RoleResult[ClinicianReply]
-
-FALLBACK_SPECIALTIES: tuple[str, ...] = (
-    "Internal Medicine",
-    "Emergency Medicine",
-    "General Surgery",
-    "Pediatrics",
-    "Psychiatry",
-    "Obstetrics and Gynecology",
-    "Neurology",
-    "Cardiology",
-    "Clinical Pharmacology",
-    "Family Medicine",
-)
-"""Used, in order, to fill a panel the clinician model did not name in full."""
-
-_AGREE = {"agree", "agreed", "yes", "true", "approve", "approved", "accept"}
-_DISAGREE = {"disagree", "disagreed", "no", "false", "reject", "rejected", "object"}
-
-
-def _fill(names: list[str], count: int) -> int:
-    """Pad ``names`` to ``count`` from the fallback list; returns how many were added."""
-    seen = {n.casefold() for n in names}
-    added = 0
-    round_no = 1
-    while len(names) < count:
-        for base in FALLBACK_SPECIALTIES:
-            if len(names) >= count:
-                break
-            name = base if round_no == 1 else f"{base} ({round_no})"
-            if name.casefold() not in seen:
-                names.append(name)
-                seen.add(name.casefold())
-                added += 1
-        round_no += 1
-    return added
-
-
-def parse_specialties(text: str, count: int) -> tuple[list[str], PanelReading]:
-    """Read ``{"specialties": [...]}`` tolerantly; trim or pad the panel to ``count``.
-
-    Returns:
-        The panel and a record of what was named, trimmed, padded or wrong.
-    """
-    data, problem = read_object(text)
-    names: list[str] = []
-    if data is not None:
-        value: Any = data.get("specialties")
-        if isinstance(value, str):
-            value = re.split(r"[,;\n]", value)
-        if isinstance(value, list):
-            seen: set[str] = set()
-            for item in value:
-                if isinstance(item, dict):
-                    item = item.get("name") or item.get("specialty")
-                if isinstance(item, str) and item.strip() and item.strip().casefold() not in seen:
-                    names.append(item.strip())
-                    seen.add(item.strip().casefold())
-        if not names:
-            problem = f"no usable 'specialties' in the reply ({value!r})"
-    named = len(names)
-    names = names[:count]
-    padded = _fill(names, count)
-    return names, PanelReading(
-        raw=text,
-        named=named,
-        trimmed=max(0, named - count),
-        padded=padded,
-        fallback=named == 0,
-        problem=problem,
-    )
-
-
-def parse_vote(text: str) -> tuple[Vote, str, str]:
-    """Read ``{"agree": bool, "advice": str}`` tolerantly.
-
-    Returns:
-        The verdict (``abstain`` when the reply is unusable), the advice, and what was wrong.
-    """
-    data, problem = read_object(text)
-    if data is None:
-        return "abstain", "", problem
-    advice = data.get("advice", "")
-    advice = advice if isinstance(advice, str) else str(advice)
-    for key in ("agree", "vote", "verdict"):
-        value = data.get(key)
-        if isinstance(value, bool):
-            return ("agree" if value else "disagree"), advice, ""
-        word = value.strip().casefold() if isinstance(value, str) else ""
-        if word in _AGREE:
-            return "agree", advice, ""
-        if word in _DISAGREE:
-            return "disagree", advice, ""
-    return "abstain", advice, "no usable 'agree' in the reply"
 
 
 def _advice_block(panel: Sequence[str], advice: Sequence[str]) -> str:
@@ -298,6 +203,55 @@ class Panel:
         return result
 
 
+async def _form_panel(
+    state: TaskState, settings: StrategySettings, panel: Panel, history: list[ChatMessage]
+) -> None:
+    """Name the panel's specialties (once per encounter) and record the step."""
+    ledger = Ledger()
+    specialties, record = await panel.name_specialties(history, ledger)
+    panel.specialties = specialties
+    traj = Trajectory(store=state.store)
+    traj.strategy = {**traj.strategy, "specialties": "; ".join(specialties)}
+    step = PanelFormed(
+        turn=current_turn(state),
+        specialties=specialties,
+        raw=record.raw,
+        named=record.named,
+        trimmed=record.trimmed,
+        padded=record.padded,
+        fallback=record.fallback,
+        problem=record.problem,
+        calls=ledger.calls,
+        tokens=ledger.tokens,
+        per_call=ledger.by_call,
+    )
+    record_step(state, settings, step)
+
+
+async def _consensus(
+    panel: Panel, history: list[ChatMessage], result: Turn, voting: int, ledger: Ledger
+) -> tuple[Turn, list[ConsensusRound]]:
+    """Up to ``voting`` rounds in which the panel votes on the proposed turn and, on dissent,
+    it is revised; the turn as it stands after them, and each round."""
+    rounds: list[ConsensusRound] = []
+    for round_no in range(1, voting + 1):
+        async with span(f"consensus round {round_no}", type="consensus"):
+            votes = await panel.vote(history, result.reply, ledger)
+            dissent = [v.specialty for v in votes if v.verdict == "disagree"]
+            revision = None
+            if dissent:
+                result = await panel.revise(history, result.reply, votes, ledger)
+                if result.context_exhausted:
+                    raise ContextFull(result)
+                revision = describe_turn(result)
+        rounds.append(
+            ConsensusRound(round=round_no, votes=votes, dissent=dissent, revision=revision)
+        )
+        if not dissent or result.refused:
+            break
+    return result, rounds
+
+
 def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], ClinicianPolicy]:
     """Build the specialist-panel clinician policy for a sample.
 
@@ -310,27 +264,6 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
         model = get_model()  # inspect-evals-lint: ignore[IEBP001] -- build() runs in solve()
         panel = Panel(model, settings)
         start_record(state, settings)
-
-        async def form_panel(history: list[ChatMessage]) -> None:
-            ledger = Ledger()
-            specialties, record = await panel.name_specialties(history, ledger)
-            panel.specialties = specialties
-            traj = Trajectory(store=state.store)
-            traj.strategy = {**traj.strategy, "specialties": "; ".join(specialties)}
-            step = PanelFormed(
-                turn=current_turn(state),
-                specialties=specialties,
-                raw=record.raw,
-                named=record.named,
-                trimmed=record.trimmed,
-                padded=record.padded,
-                fallback=record.fallback,
-                problem=record.problem,
-                calls=ledger.calls,
-                tokens=ledger.tokens,
-                per_call=ledger.by_call,
-            )
-            record_step(state, settings, step)
 
         async def policy(history: list[ChatMessage]) -> Turn:
             try:
@@ -346,33 +279,16 @@ def medagents_policy(settings: StrategySettings) -> Callable[[TaskState], Clinic
             turn = current_turn(state)
             async with span("medagents", type="strategy"):
                 if panel.specialties is None:
-                    await form_panel(history)
+                    await _form_panel(state, settings, panel, history)
                 ledger = Ledger()
                 advice = await panel.advise(history, ledger)
                 result = await panel.synthesise(history, advice, ledger)
                 if result.context_exhausted:
                     raise ContextFull(result)
                 synthesis = describe_turn(result)
-                rounds: list[ConsensusRound] = []
                 # a refused synthesis is the turn: a refusal, nothing to vote on
                 voting = 0 if result.refused else settings.consensus_rounds
-                for round_no in range(1, voting + 1):
-                    async with span(f"consensus round {round_no}", type="consensus"):
-                        votes = await panel.vote(history, result.reply, ledger)
-                        dissent = [v.specialty for v in votes if v.verdict == "disagree"]
-                        revision = None
-                        if dissent:
-                            result = await panel.revise(history, result.reply, votes, ledger)
-                            if result.context_exhausted:
-                                raise ContextFull(result)
-                            revision = describe_turn(result)
-                    rounds.append(
-                        ConsensusRound(
-                            round=round_no, votes=votes, dissent=dissent, revision=revision
-                        )
-                    )
-                    if not dissent or result.refused:
-                        break
+                result, rounds = await _consensus(panel, history, result, voting, ledger)
                 revised = [r for r in rounds if r.revision is not None]
                 transcript().info(
                     f"medagents, turn {turn}: {len(advice)} advisers, "

@@ -7,14 +7,13 @@ never change. :func:`resolve` reads the variants a run names, :func:`expand` mak
 per (scenario, variant).
 """
 
-from inspect_medsp.variants.apply import expand, play, substitute
+from inspect_medsp.variants.apply import expand, play
 from inspect_medsp.variants.library import SUFFIXES, library_files, resolve, shipped
-from inspect_medsp.variants.spec import KINDS, Replacement, VariantSpec, read_variant
+from inspect_medsp.variants.spec import KINDS, VariantSpec, read_variant
 
 __all__ = [
     "KINDS",
     "SUFFIXES",
-    "Replacement",
     "VariantSpec",
     "expand",
     "library_files",
@@ -22,5 +21,4 @@ __all__ = [
     "read_variant",
     "resolve",
     "shipped",
-    "substitute",
 ]

@@ -2,16 +2,16 @@
 model ``medsp-estimate`` prices) and the split of a selection into balanced parts
 (``-T shard=K/N``)."""
 
-from inspect_medsp.workload.model import (
+from inspect_medsp.workload.model import estimate_records
+from inspect_medsp.workload.shards import RunShape, take_part
+from inspect_medsp.workload.sizes import (
     GRADING_ROLES,
     PROBES,
     ROLES,
     Assumptions,
     Estimate,
     RoleEstimate,
-    estimate_records,
 )
-from inspect_medsp.workload.shards import RunShape, take_part
 
 __all__ = [
     "GRADING_ROLES",

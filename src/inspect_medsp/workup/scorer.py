@@ -170,6 +170,23 @@ def workup_summary() -> Metric:
     return compute
 
 
+def _check_models(**models: str | None) -> None:
+    """Each model given (by parameter) can be made here, else one line naming it."""
+    for name, model in models.items():
+        if model is None:
+            continue
+        try:
+            get_model(model)
+        except Exception as error:  # a model that cannot be made here: one line, no traceback
+            first = (
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
+            raise MedSPDataError(
+                f"{WORKUP_SCORER}: {name}={model} cannot be made here ({first}); give a "
+                "model name provider/model whose provider is installed and whose key is set"
+            ) from None
+
+
 @scorer(metrics=[workup_summary()], name=WORKUP_SCORER)
 def medsp_workup(
     prices: str | None = None,
@@ -196,19 +213,7 @@ def medsp_workup(
         sends_to={"classify": classify, "link": link},
     )
     table: PriceTable = load_prices(prices)
-    for name, model in (("classify", classify), ("link", link)):
-        if model is None:
-            continue
-        try:
-            get_model(model)
-        except Exception as error:  # a model that cannot be made here: one line, no traceback
-            first = (
-                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            )
-            raise MedSPDataError(
-                f"{WORKUP_SCORER}: {name}={model} cannot be made here ({first}); give a "
-                "model name provider/model whose provider is installed and whose key is set"
-            ) from None
+    _check_models(classify=classify, link=link)
 
     async def work_up(state: TaskState, target: Target) -> Score:
         encounter = KIT.read(state)

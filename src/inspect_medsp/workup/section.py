@@ -45,6 +45,23 @@ def _cost(row: GroupWorkup) -> str:
     return f"{_num(row.cost)} ({_num(row.cost_low)} to {_num(row.cost_high)})"
 
 
+def _differences(analysis: Analysis) -> list[str]:
+    """The paired differences of cost per encounter between groups, as a table."""
+    differences = cost_differences(analysis)
+    if not differences:
+        return []
+    out = ["", "Paired differences of cost per encounter (b - a, the scenarios both "
+           "worked up; p Holm-adjusted over the pairs):", "",
+           "| a | b | scenarios | cases | difference (95% CI) | p (Holm) | mdd |",
+           "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for d in differences:
+        p = d.paired
+        interval = f"{_num(p.difference)} ({_num(p.ci_low)} to {_num(p.ci_high)})"
+        out.append(f"| {d.group_a} | {d.group_b} | {p.scenarios} | {p.cases} | "
+                   f"{interval} | {_num(d.p_holm, 3)} | {_num(p.mdd)} |")  # fmt: skip
+    return out
+
+
 def workup_text(page: Page) -> list[str]:
     """The section's Markdown."""
     analysis = page.analysis
@@ -110,17 +127,7 @@ def workup_text(page: Page) -> list[str]:
             "serves it or the clinician's words place it; an item nothing places counts "
             "from the last turn only (counts above).",
         ]
-    differences = cost_differences(analysis)
-    if differences:
-        out += ["", "Paired differences of cost per encounter (b - a, the scenarios both "
-                "worked up; p Holm-adjusted over the pairs):", "",
-                "| a | b | scenarios | cases | difference (95% CI) | p (Holm) | mdd |",
-                "|---|---|---|---|---|---|---|"]  # fmt: skip
-        for d in differences:
-            p = d.paired
-            interval = f"{_num(p.difference)} ({_num(p.ci_low)} to {_num(p.ci_high)})"
-            out.append(f"| {d.group_a} | {d.group_b} | {p.scenarios} | {p.cases} | "
-                       f"{interval} | {_num(d.p_holm, 3)} | {_num(p.mdd)} |")  # fmt: skip
+    out += _differences(analysis)
     common = common_unsupported(analysis)
     if common:
         out += ["", "Most common orders the environment could not carry out:", ""]

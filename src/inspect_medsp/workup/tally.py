@@ -6,7 +6,7 @@ category was first ordered and the share of items met by the end of each turn.""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from inspect_medsp.orders import UNCLASSIFIED, PriceTable
 from inspect_medsp.record import (
@@ -116,6 +116,128 @@ def _place(
     return {n: p for n, p in placed.items() if n in rubric.met}
 
 
+def _links(
+    actions: Sequence[ActionRecord],
+    rubric: Rubric,
+    cites: dict[int, list[int]],
+    model_links: dict[int, list[int]] | None,
+    have: bool,
+) -> list[OrderLink]:
+    """Each order linked to the met items it serves (by the linking model's answer for it,
+    when it gave one, else by the words and the quotes that cite it); with no verdicts
+    (``have`` false), each order's necessity is unknown."""
+    if not have:
+        return [OrderLink((), (), "unknown") for _ in actions]
+    return [
+        link_order(
+            a.raw,
+            a.interpreted_action,
+            rubric,
+            cites.get(i, []),
+            None if model_links is None else model_links.get(i),
+        )
+        for i, a in enumerate(actions)
+    ]
+
+
+def _orders(
+    traj: Trajectory,
+    table: PriceTable,
+    categories: Sequence[tuple[str, str]],
+    links: Sequence[OrderLink],
+    cites: dict[int, list[int]],
+) -> list[Order]:
+    """Each order of ``traj.action_log`` with its category, price, citing items and link."""
+    actions = traj.action_log
+    orders: list[Order] = []
+    for i, (action, (category, how), link) in enumerate(
+        zip(actions, categories, links, strict=True)
+    ):
+        cost, priced_by = table.price(action.raw, action.interpreted_action, category)
+        orders.append(
+            Order(
+                turn=action.turn,
+                order=action.raw,
+                reading=action.interpreted_action,
+                status=action.status,
+                category=category,
+                category_source=how,
+                cost=cost,
+                priced_by=priced_by,
+                cited_by=sorted(cites.get(i, [])),
+                serves=list(link.serves),
+                linked_by=list(link.by),
+                necessity=link.necessity,
+                pending_at_end=_pending_at_end(actions, i, traj),
+            )
+        )
+    return orders
+
+
+def _by_category(
+    orders: Sequence[Order],
+) -> tuple[dict[str, int], dict[str, float], dict[str, int]]:
+    """Per category: how many orders, their priced cost, and the turn of the first."""
+    by_category: dict[str, int] = {}
+    cost_by_category: dict[str, float] = {}
+    first_turn: dict[str, int] = {}
+    for order in orders:
+        by_category[order.category] = by_category.get(order.category, 0) + 1
+        first_turn.setdefault(order.category, order.turn)
+        if order.cost is not None:
+            cost_by_category[order.category] = (
+                cost_by_category.get(order.category, 0.0) + order.cost
+            )
+    return by_category, cost_by_category, first_turn
+
+
+def _count(signals: Iterable[str]) -> dict[str, int]:
+    """How many times each signal occurs, in the order each first occurs."""
+    counts: dict[str, int] = {}
+    for signal in signals:
+        counts[signal] = counts.get(signal, 0) + 1
+    return counts
+
+
+def _necessity(orders: Sequence[Order], have: bool, missing: str) -> str:
+    """Why the orders' necessity is not given ("" when it is): no verdicts (``missing``), or
+    too few orders linked or ruled out."""
+    if not have:
+        return missing
+    decided = sum(1 for o in orders if o.necessity in ("linked", "not_linked"))
+    undecided = sum(1 for o in orders if o.necessity == "undecided")
+    if orders and decided < DECIDED_FLOOR * len(orders):
+        return (
+            f"withheld: {decided} of {len(orders)} orders could be linked or ruled out "
+            f"({undecided} undecided), fewer than {DECIDED_FLOOR:.0%}"
+        )
+    return ""
+
+
+def _curve(placed: Sequence[int], met: int, items: int, turns: int) -> tuple[list[float], str]:
+    """The share of the rubric's ``items`` met by each turn, from the turns the ``met`` items
+    were ``placed`` in (an unplaced one counted from the last turn), and its note."""
+    if not items:
+        return [], ""
+    unplaced = met - len(placed)
+    if met and len(placed) < PLACED_FLOOR * met:
+        return [], (
+            f"withheld: {len(placed)} of {met} met items could be placed in a turn, "
+            f"fewer than {PLACED_FLOOR:.0%}"
+        )
+    curve = [
+        round((sum(t <= n for t in placed) + unplaced * (n == turns)) / items, 4)
+        for n in range(1, turns + 1)
+    ]
+    note = (
+        f"{unplaced} of {met} met items could not be placed in a turn: counted from the last "
+        "turn only"
+        if unplaced
+        else ""
+    )
+    return curve, note
+
+
 def tally(
     traj: Trajectory,
     table: PriceTable,
@@ -150,88 +272,22 @@ def tally(
     found = list(verdicts or [])
     cites, quoted = _quotes(found, encounter_lines(traj), actions)
     rubric = Rubric.of({v.number: v.text for v in found}, [v.number for v in found if v.met])
-    links = [
-        link_order(
-            a.raw,
-            a.interpreted_action,
-            rubric,
-            cites.get(i, []),
-            None if model_links is None else model_links.get(i),
-        )
-        if have
-        else OrderLink((), (), "unknown")
-        for i, a in enumerate(actions)
-    ]
-    orders: list[Order] = []
-    for i, (action, (category, how), link) in enumerate(
-        zip(actions, categories, links, strict=True)
-    ):
-        cost, priced_by = table.price(action.raw, action.interpreted_action, category)
-        orders.append(
-            Order(
-                turn=action.turn,
-                order=action.raw,
-                reading=action.interpreted_action,
-                status=action.status,
-                category=category,
-                category_source=how,
-                cost=cost,
-                priced_by=priced_by,
-                cited_by=sorted(cites.get(i, [])),
-                serves=list(link.serves),
-                linked_by=list(link.by),
-                necessity=link.necessity,
-                pending_at_end=_pending_at_end(actions, i, traj),
-            )
-        )
-    by_category: dict[str, int] = {}
-    cost_by_category: dict[str, float] = {}
-    first_turn: dict[str, int] = {}
-    for order in orders:
-        by_category[order.category] = by_category.get(order.category, 0) + 1
-        first_turn.setdefault(order.category, order.turn)
-        if order.cost is not None:
-            cost_by_category[order.category] = (
-                cost_by_category.get(order.category, 0.0) + order.cost
-            )
+    links = _links(actions, rubric, cites, model_links, have)
+    orders = _orders(traj, table, categories, links, cites)
+    by_category, cost_by_category, first_turn = _by_category(orders)
     linked = [o for o in orders if o.necessity == "linked"]
-    undecided = [o for o in orders if o.necessity == "undecided"]
     not_linked = [o for o in orders if o.necessity == "not_linked"]
-    linked_by: dict[str, int] = {}
-    for order in linked:
-        for signal in order.linked_by:
-            linked_by[signal] = linked_by.get(signal, 0) + 1
-    decided = len(linked) + len(not_linked)
-    necessity = missing if not have else ""
-    if have and orders and decided < DECIDED_FLOOR * len(orders):
-        necessity = (
-            f"withheld: {decided} of {len(orders)} orders could be linked or ruled out "
-            f"({len(undecided)} undecided), fewer than {DECIDED_FLOOR:.0%}"
-        )
+    linked_by = _count(signal for order in linked for signal in order.linked_by)
+    necessity = _necessity(orders, have, missing)
     met = sorted(rubric.met)
     placed = _place(traj, rubric, quoted, links, actions) if have else {}
-    placed_by: dict[str, int] = {}
-    for _turn, signal in placed.values():
-        placed_by[signal] = placed_by.get(signal, 0) + 1
+    placed_by = _count(signal for _turn, signal in placed.values())
     unplaced = len(met) - len(placed)
-    turns = traj.turn_count
-    curve: list[float] = []
-    curve_note = "" if have else missing
-    if have and items and met and len(placed) < PLACED_FLOOR * len(met):
-        curve_note = (
-            f"withheld: {len(placed)} of {len(met)} met items could be placed in a turn, "
-            f"fewer than {PLACED_FLOOR:.0%}"
-        )
-    elif have and items:
-        curve = [
-            round((sum(t <= n for t, _ in placed.values()) + unplaced * (n == turns)) / items, 4)
-            for n in range(1, turns + 1)
-        ]
-        if unplaced:
-            curve_note = (
-                f"{unplaced} of {len(met)} met items could not be placed in a turn: counted "
-                "from the last turn only"
-            )
+    curve, curve_note = (
+        _curve([t for t, _ in placed.values()], len(met), items, traj.turn_count)
+        if have
+        else ([], missing)
+    )
     return Workup(
         orders=orders,
         currency=table.currency,
@@ -244,7 +300,7 @@ def tally(
         not_asked_for=len(not_linked) if have and not necessity else None,
         necessity=necessity,
         orders_linked=len(linked),
-        orders_undecided=len(undecided),
+        orders_undecided=sum(1 for o in orders if o.necessity == "undecided"),
         linked_by=linked_by,
         items_met=len(met),
         items_placed=placed_by,

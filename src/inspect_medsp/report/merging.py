@@ -37,7 +37,7 @@ from inspect_ai.model import ModelUsage
 from inspect_medsp.commandline import USAGE_ERROR, Command
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.record import SHARDS_SUFFIX, MergedParts, NotMedSP, TaskMetadata
-from inspect_medsp.report.collect import find_logs, is_url, read_run
+from inspect_medsp.report.runs import find_logs, is_url, read_run
 from inspect_medsp.report.shards import ShardSet, shard_sets
 
 MERGED_KEY = "medsp_merged"
