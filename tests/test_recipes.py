@@ -36,8 +36,7 @@ from inspect_medsp.full_report import SECTIONS, write_report
 from inspect_medsp.record import read_log
 from inspect_medsp.report import Analysis, Page, ReportFile, Section
 from tests.support.cli import inspect_in
-from tests.support.orders.orders import ClinicianOrders, clinician_orders
-from tests.support.orders.orders_section import CLINICIAN_ORDERS
+from tests.support.orders import CLINICIAN_ORDERS, ClinicianOrders, clinician_orders
 from tests.support.registered import run_registered
 
 SCRIPTED = "medsp/scripted"
@@ -202,8 +201,9 @@ def walked(tmp_path_factory: pytest.TempPathFactory) -> Walked:
 def test_a_measurement_runs_in_the_eval_under_its_own_switch(walked: Walked) -> None:
     log = walked.log
     assert log.status == "success", log.error
+    # in the eval after the shipped ones, then the two counts inspect score appended
     assert [s.name for s in log.eval.scorers or []] == [
-        "medsp_rubric", "medsp_workup", ClinicianOrders.scorer
+        "medsp_rubric", "medsp_workup", *[ClinicianOrders.scorer] * 3
     ]  # fmt: skip
     # the switch is a -T value of the task as given, recorded in the log
     assert (log.eval.task_args_passed or {})[SWITCH] is True

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from inspect_medsp import measures
-from tests.support.orders.orders_section import CLINICIAN_ORDERS
+from tests.support.orders import CLINICIAN_ORDERS
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = ("inspect", "medsp-report")
