@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import inspect_medsp
-import inspect_medsp.tasks.build as build_module
-import inspect_medsp.tasks.variant as tasks_module
+import inspect_medsp.taskbuild.build as build_module
+import inspect_medsp.taskbuild.variant as tasks_module
 from inspect_medsp.data.dataset import (
     METADATA_KEY,
     load_records,

@@ -46,7 +46,7 @@ from inspect_medsp.runcheck import JUDGED_ROLES
 from inspect_medsp.scoring import epoch_mean, medsp_rubric
 from inspect_medsp.specialty import label_records
 from inspect_medsp.strategies import strategy_policy
-from inspect_medsp.tasks.roles import (
+from inspect_medsp.taskbuild.roles import (
     judged_roles,
     refuse_scripted_tools,
     refuse_unscripted,

@@ -8,7 +8,7 @@ takes and the log records. What each means is written once, in ``params.TaskPara
 shows takes its ``Args:`` from there. A measurement's switch (``-T audit=true``,
 ``-T workup=false``) is no parameter here: its capability declares it (``measure.Switch``),
 it arrives in ``**kwargs`` with any other task's ``-T`` names of the run, and
-:func:`~inspect_medsp.tasks.variant.run` checks it against the registry
+:func:`~inspect_medsp.taskbuild.variant.run` checks it against the registry
 (``measures.switches()``), so adding a measurement changes nothing in this module.
 """
 
@@ -18,8 +18,16 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 
-from inspect_medsp.tasks.build import FAIL_ON_ERROR, TASK_VERSION, medsp_task, task_of
-from inspect_medsp.tasks.variant import Variant, custom_task, described, run
+from inspect_medsp.taskbuild import (
+    FAIL_ON_ERROR,
+    TASK_VERSION,
+    Variant,
+    custom_task,
+    described,
+    medsp_task,
+    run,
+    task_of,
+)
 
 __all__ = [
     "CUSTOM",

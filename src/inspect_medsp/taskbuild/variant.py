@@ -46,8 +46,8 @@ from inspect_medsp.record import (
     OTHER_TASKS_ARGS,
 )
 from inspect_medsp.runcheck import check_run
-from inspect_medsp.tasks.build import DEMO_PACKAGE, chosen_variants, medsp_task, task_of
-from inspect_medsp.tasks.roles import (
+from inspect_medsp.taskbuild.build import DEMO_PACKAGE, chosen_variants, medsp_task, task_of
+from inspect_medsp.taskbuild.roles import (
     judged_roles,
     refuse_scripted_tools,
     refuse_unscripted,
