@@ -96,3 +96,22 @@ def test_the_readme_lists_every_task_parameter() -> None:
 
     every = {*EVERY, *(s.name for s in switches())}
     assert every <= listed, f"README parameter table misses {every - listed}"
+
+
+def test_a_measurements_switch_is_checked_by_its_declaration() -> None:
+    """``audit`` and ``workup`` are their capabilities' switches, not fields: a bad value is
+    one line naming it, the value and what it takes; a near miss names the switch."""
+    from inspect_medsp.errors import MedSPParameterError
+
+    [audit] = [s for s in switches() if s.name == "audit"]
+    with pytest.raises(MedSPParameterError) as caught:
+        medsp_demo(judge=SCRIPTED, audit="maybe", max_turns=0)
+    message = str(caught.value)
+    assert "\n" not in message and "max_turns=0 is not accepted" in message
+    assert f"task parameter audit='maybe' is not accepted: audit takes {audit.accepts}" in message
+    with pytest.raises(TypeError, match="audit"):
+        medsp_demo(judge=SCRIPTED, audt=True)
+    assert "audit" not in TaskParameters.model_fields
+    checked = TaskParameters.check(switches(), audit="true", workup=False)
+    assert checked.switches == {"audit": True, "workup": False}
+    assert TaskParameters.check(switches()).switches == {"audit": False, "workup": True}
