@@ -8,7 +8,7 @@ takes and the log records. What each means is written once, in ``params.TaskPara
 shows takes its ``Args:`` from there. A measurement's switch (``-T audit=true``,
 ``-T workup=false``) is no parameter here: its capability declares it (``measure.Switch``),
 it arrives in ``**kwargs`` with any other task's ``-T`` names of the run, and
-:func:`~inspect_medsp.taskbuild.variant.run` checks it against the registry
+:func:`~inspect_medsp.taskbuild.run` checks it against the registry
 (``measures.switches()``), so adding a measurement changes nothing in this module.
 """
 
