@@ -23,6 +23,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -152,6 +153,11 @@ def arithmetic():
 """
 
 
+def switched(value: object) -> dict[str, Any]:
+    """The switch given ``value``, as ``-T`` hands it to the task (in its ``**kwargs``)."""
+    return {SWITCH: value}
+
+
 @pytest.fixture
 def registered() -> Iterator[None]:
     """The registry entry, made in this process for as long as one test needs it."""
@@ -219,7 +225,7 @@ def test_a_switch_is_the_registrys_checked_by_its_declaration(registered: None) 
     """Its switch is taken by every task while it is registered, and a bad value is one line
     naming it, the value and what it takes; unregistered, the name is no parameter."""
     with pytest.raises(MedSPParameterError) as error:
-        medsp_demo(judge=SCRIPTED, **{SWITCH: "maybe"})
+        medsp_demo(judge=SCRIPTED, **switched("maybe"))
     assert str(error.value) == (
         f"task parameter {SWITCH}='maybe' is not accepted: {SWITCH} takes true or false"
     )
@@ -229,7 +235,7 @@ def test_a_switch_is_the_registrys_checked_by_its_declaration(registered: None) 
 
 def test_an_unregistered_switch_is_no_parameter() -> None:
     with pytest.raises(TypeError, match=SWITCH):
-        medsp_demo(judge=SCRIPTED, **{SWITCH: True})
+        medsp_demo(judge=SCRIPTED, **switched(True))
 
 
 def test_a_measurement_gets_labelled_columns_and_numbered_keys(walked: Walked) -> None:
