@@ -135,9 +135,8 @@ def test_audit_true_adds_the_second_scorer_at_eval_time(log_dir: str) -> None:
 
 def _marked_task(tmp_path: Path) -> Any:
     data, upstream = write_marked_scenario(tmp_path)
-    return medsp_task(
-        "marked", data, upstream, TaskParameters(max_turns=3, judge="mockllm/model", audit=True)
-    )
+    audited = TaskParameters(max_turns=3, judge="mockllm/model", switches={"audit": True})
+    return medsp_task("marked", data, upstream, audited)
 
 
 def _run_marked(tmp_path: Path, auditor: Script, log_dir: str) -> tuple[EvalLog, list[Script]]:

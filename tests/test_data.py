@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 import inspect_medsp
-import inspect_medsp.tasks as tasks_module
+import inspect_medsp.taskbuild.build as build_module
+import inspect_medsp.taskbuild.variant as tasks_module
 from inspect_medsp.data.dataset import (
     METADATA_KEY,
     load_records,
@@ -817,7 +818,7 @@ def test_demo_task_reads_only_package_data(tmp_path: Path, monkeypatch: pytest.M
         roots.extend([scenario_root, upstream_root])
         return load_records(scenario_root, upstream_root, **kwargs)
 
-    monkeypatch.setattr(tasks_module, "load_records", spy)
+    monkeypatch.setattr(build_module, "load_records", spy)
 
     task = medsp_demo()
 

@@ -5,40 +5,40 @@ shows in report.md with its caption, is named in the Files list and writes its f
 the core names nothing of it.
 
 "Add a measurement": a model-free scorer in three files of one slice
-(``tests/support/orders/``) and one registry line: the eval's viewer configuration labels its
-columns, ``inspect score --action append`` twice numbers the second score's keys, its
-section shows in report.md (with the samples it could not count and why), its line is said
-at the end of a run, ``MedspColumns`` has its columns, and a log of another task is refused
-in one line; nothing of ``record``, the report's core, the tasks, the hooks or the viewer
-names it.
+(``tests/support/orders/``) and one registry line, walked through the real commands in a
+process whose registry holds it (``tests/support/registered.py``): ``inspect eval
+inspect_medsp/medsp_demo -T orders=true`` runs it under the switch its capability declares
+and says its line at the end of the run; the eval's viewer configuration labels its columns;
+``inspect score --scorer clinician_orders --action append --overwrite`` twice numbers the
+second score's keys; ``medsp-report`` shows its section; ``MedspColumns`` has its columns; a
+bad switch value is one line; a log of another task is refused in one line. Nothing of
+``record``, ``params.py``, the report's core, the tasks, the hooks or the viewer names it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import inspect
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.hooks import TaskEnd
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
 
 from inspect_medsp import measures, medsp_demo
 from inspect_medsp.analysis import medsp_columns
-from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.full_report import SECTIONS, write_report
-from inspect_medsp.hooks.unscored import UnscoredWarning
 from inspect_medsp.record import read_log
 from inspect_medsp.report import Analysis, Page, ReportFile, Section
 from tests.support.cli import inspect_in
-from tests.support.orders import orders as orders_module
-from tests.support.orders.orders import ClinicianOrders, clinician_orders
-from tests.support.orders.orders_section import CLINICIAN_ORDERS
+from tests.support.orders import CLINICIAN_ORDERS, ClinicianOrders, clinician_orders
+from tests.support.registered import run_registered
 
 SCRIPTED = "medsp/scripted"
 CHART = "turns.png"
@@ -134,10 +134,13 @@ def test_a_section_with_nothing_to_show_adds_no_text(log_dir: Path, tmp_path: Pa
 
 
 # The recipe "Add a measurement": tests/support/orders/ is the slice (three files); the one
-# registry line is the entry this fixture adds to measures.CAPABILITIES.
+# registry line is the entry tests/support/registered.py makes in measures.CAPABILITIES in the
+# process that runs the real command (inspect eval, inspect score, medsp-report).
 
-ORDERS_FILE = Path(orders_module.__file__)
-SCORER_SPEC = f"{ORDERS_FILE}@{ClinicianOrders.scorer}"
+SCORER_SPEC = ClinicianOrders.scorer
+"""Its scorer as ``inspect score --scorer`` finds it by name (a slice of ``src/`` is
+``inspect_medsp/<name>``; the test's scorer is registered under its bare name)."""
+SWITCH = "orders"
 OTHER_TASK = """
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
@@ -150,35 +153,93 @@ def arithmetic():
 """
 
 
-@pytest.fixture(scope="module")
+def switched(value: object) -> dict[str, Any]:
+    """The switch given ``value``, as ``-T`` hands it to the task (in its ``**kwargs``)."""
+    return {SWITCH: value}
+
+
+@pytest.fixture
 def registered() -> Iterator[None]:
+    """The registry entry, made in this process for as long as one test needs it."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(measures, "CAPABILITIES", (*measures.CAPABILITIES, CLINICIAN_ORDERS))
         yield
 
 
+@dataclass(frozen=True)
+class Walked:
+    """The recipe's measurement through the real commands, in a folder of its own."""
+
+    log: EvalLog
+    said: str
+    """What ``inspect eval`` said (stdout and stderr)."""
+    report: str
+    """``medsp-report``'s report.md."""
+
+
 @pytest.fixture(scope="module")
-def counted(registered: None, tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
-    """The demo run with the capability registered, counted twice with ``inspect score
-    --action append``."""
-    folder = tmp_path_factory.mktemp("counted")
-    [log] = eval(
-        medsp_demo(scenarios="demo_bad_news/*", judge=SCRIPTED),
-        model=SCRIPTED,
-        log_dir=str(folder),
-        display="none",
-    )
-    assert log.status == "success", log.error
+def walked(tmp_path_factory: pytest.TempPathFactory) -> Walked:
+    """``inspect eval inspect_medsp/medsp_demo -T orders=true`` on the scripted demo, then
+    ``inspect score --scorer clinician_orders --action append --overwrite`` twice, then
+    ``medsp-report``: each the real command, in a process whose registry holds the
+    measurement (``tests/support/registered.py``)."""
+    folder = tmp_path_factory.mktemp("walked")
+    ran = run_registered(
+        folder, "inspect", "eval", "inspect_medsp/medsp_demo", "-T", f"{SWITCH}=true",
+        "-T", "scenarios=demo_bad_news/*", "-T", f"judge={SCRIPTED}", "--model", SCRIPTED,
+        "--display", "plain",
+    )  # fmt: skip
+    said = ran.stdout + ran.stderr
+    assert ran.returncode == 0, said
+    [path] = list((folder / "logs").glob("*.eval"))
     for _ in range(2):
-        done = inspect_in(
-            folder, "score", str(log.location), "--scorer", SCORER_SPEC,
-            "--action", "append", "--overwrite",
+        done = run_registered(
+            folder, "inspect", "score", str(path), "--scorer", SCORER_SPEC,
+            "--action", "append", "--overwrite", "--display", "none",
         )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-    return read_eval_log(str(log.location))
+        assert done.returncode == 0, done.stdout + done.stderr
+    reported = run_registered(folder, "medsp-report", str(path), "--out", str(folder / "out"))
+    assert reported.returncode == 0, reported.stdout + reported.stderr
+    report = (folder / "out" / "report.md").read_text(encoding="utf-8")
+    return Walked(read_eval_log(str(path)), said, report)
 
 
-def test_a_measurement_gets_labelled_columns_and_numbered_keys(counted: EvalLog) -> None:
+def test_a_measurement_runs_in_the_eval_under_its_own_switch(walked: Walked) -> None:
+    log = walked.log
+    assert log.status == "success", log.error
+    # in the eval after the shipped ones, then the two counts inspect score appended
+    assert [s.name for s in log.eval.scorers or []] == [
+        "medsp_rubric", "medsp_workup", *[ClinicianOrders.scorer] * 3
+    ]  # fmt: skip
+    # the switch is a -T value of the task as given, recorded in the log
+    assert (log.eval.task_args_passed or {})[SWITCH] is True
+    # and its line is said at the end of the run (the task registered it with the hook)
+    assert log.samples is not None
+    [sample] = log.samples
+    unsupported = (sample.scores or {})[ClinicianOrders.scorer].metadata or {}
+    said = f"MedSP: {unsupported['unsupported']} order(s) the environment could not carry out"
+    assert said in " ".join(walked.said.split()), walked.said
+
+
+def test_a_switch_is_the_registrys_checked_by_its_declaration(registered: None) -> None:
+    """Its switch is taken by every task while it is registered, and a bad value is one line
+    naming it, the value and what it takes; unregistered, the name is no parameter."""
+    with pytest.raises(MedSPParameterError) as error:
+        medsp_demo(judge=SCRIPTED, **switched("maybe"))
+    assert str(error.value) == (
+        f"task parameter {SWITCH}='maybe' is not accepted: {SWITCH} takes true or false"
+    )
+    doc = inspect.getdoc(medsp_demo) or ""
+    assert "    audit: " in doc  # the docstring's switches are the registry's at import
+
+
+def test_an_unregistered_switch_is_no_parameter() -> None:
+    with pytest.raises(TypeError, match=SWITCH):
+        medsp_demo(judge=SCRIPTED, **switched(True))
+
+
+def test_a_measurement_gets_labelled_columns_and_numbered_keys(walked: Walked) -> None:
+    counted = walked.log
     viewer = counted.eval.viewer
     assert isinstance(viewer, ViewerConfig)
     view = viewer.task_samples_view
@@ -213,8 +274,9 @@ def test_a_measurement_gets_labelled_columns_and_numbered_keys(counted: EvalLog)
 
 
 def test_a_measurement_shows_in_the_report_and_the_columns(
-    registered: None, counted: EvalLog, tmp_path: Path
+    registered: None, walked: Walked
 ) -> None:
+    counted = walked.log
     [sample] = read_log(str(counted.location)).samples
     traj = sample.trajectory
     assert traj is not None and traj.turns
@@ -226,10 +288,8 @@ def test_a_measurement_shows_in_the_report_and_the_columns(
     assert expected.orders > 0
     assert sample.result(ClinicianOrders) == expected
     assert sample.scored and sample.values["overall"] > 0  # the rubric's score is untouched
-    # the report's sections are the registry's: its section follows the shipped ones
-    write_report([Path(str(counted.location))], tmp_path / "report")
-    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
-    section = text.split("## Clinician orders\n")[1]
+    # medsp-report's sections are the registry's: its section follows the shipped ones
+    section = walked.report.split("## Clinician orders\n")[1]
     assert (
         f"- {sample.id}: {expected.orders} orders, {expected.unsupported} the environment "
         "could not carry out"
@@ -242,20 +302,6 @@ def test_a_measurement_shows_in_the_report_and_the_columns(
     [row] = df.to_dict("records")
     assert row["medsp_clinician_orders_orders"] == expected.orders
     assert row["medsp_clinician_orders_unsupported"] == expected.unsupported
-
-
-def test_a_measurement_says_its_line_at_the_end_of_a_run(
-    counted: EvalLog, caplog: pytest.LogCaptureFixture
-) -> None:
-    # the task registered the capability's line with the end-of-run hook when it was built
-    end = TaskEnd(eval_set_id=None, run_id="run", eval_id="eval", log=counted)
-    with caplog.at_level(logging.WARNING):
-        asyncio.run(UnscoredWarning().on_task_end(end))
-    assert counted.samples is not None
-    [sample] = counted.samples
-    metadata = sample.scores[ClinicianOrders.scorer].metadata or {} if sample.scores else {}
-    said = f"MedSP: {metadata['unsupported']} order(s) the environment could not carry out"
-    assert said in caplog.messages
 
 
 def test_a_scorer_with_no_parameters_says_so_for_a_typo() -> None:
@@ -296,7 +342,7 @@ def test_a_measurement_refuses_another_tasks_log_in_one_line(tmp_path: Path) -> 
     made = inspect_in(tmp_path, "eval", "arithmetic.py", "--model", "mockllm/model")
     assert made.returncode == 0, made.stderr
     [other] = list((tmp_path / "logs").glob("*.eval"))
-    result = inspect_in(tmp_path, "score", str(other), "--scorer", SCORER_SPEC)
+    result = run_registered(tmp_path, "inspect", "score", str(other), "--scorer", SCORER_SPEC)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in output, output
     lines = [line.strip() for line in output.splitlines() if line.strip()]

@@ -1,5 +1,6 @@
-"""The registered tasks are one factory over ``TaskParameters``: the parameters Inspect
-shows and ``-T`` accepts are the checked model's fields, each default written once."""
+"""The registered tasks write their parameters out in their signatures, and they are the
+checked model's (``TaskParameters``) fields with the same defaults; the measurements'
+switches are the registry's, taken as keywords and described in the docstring."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from inspect_ai import Task, eval
 from inspect_ai.util import registry_info
 
 from inspect_medsp import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.measures import switches
 from inspect_medsp.params import CUSTOM_PARAMETERS, SOURCE_PARAMETERS, TaskParameters
 from inspect_medsp.record.trajectory import MAX_TURNS
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTED = "medsp/scripted"
-EVERY = list(TaskParameters.model_fields)
+EVERY = list(TaskParameters.names())
 BENCHMARK = [p for p in EVERY if p not in CUSTOM_PARAMETERS]
 """The parameters of the benchmark's tasks (``cases`` is ``medsp_custom``'s alone)."""
 DEFAULTS = {name: field.default for name, field in TaskParameters.model_fields.items()}
@@ -49,8 +51,10 @@ def test_each_task_takes_the_checked_parameters_with_their_defaults(
     assert {p.name: p.default for p in named} == {p: DEFAULTS[p] for p in params}
     assert DEFAULTS["max_turns"] == MAX_TURNS == 12
     doc = inspect.getdoc(task) or ""
-    for param in params:
+    for param in [*params, *(s.name for s in switches())]:
         assert f"    {param}: " in doc, f"{name}'s docstring does not describe {param}"
+    assert {s.name for s in switches()} == {"audit", "workup"}
+    assert not {s.name for s in switches()} & set(EVERY)
 
 
 def test_a_parameter_the_task_lacks_is_refused_as_any_function_would() -> None:
@@ -90,4 +94,24 @@ def test_the_readme_lists_every_task_parameter() -> None:
     section = readme.split("### Parameters (`-T name=value`)", 1)[1].split("\n\n", 2)[1]
     listed = set(re.findall(r"`(\w+)`", " ".join(r.split("|")[1] for r in section.splitlines())))
 
-    assert set(EVERY) <= listed, f"README parameter table misses {set(EVERY) - listed}"
+    every = {*EVERY, *(s.name for s in switches())}
+    assert every <= listed, f"README parameter table misses {every - listed}"
+
+
+def test_a_measurements_switch_is_checked_by_its_declaration() -> None:
+    """``audit`` and ``workup`` are their capabilities' switches, not fields: a bad value is
+    one line naming it, the value and what it takes; a near miss names the switch."""
+    from inspect_medsp.errors import MedSPParameterError
+
+    [audit] = [s for s in switches() if s.name == "audit"]
+    with pytest.raises(MedSPParameterError) as caught:
+        medsp_demo(judge=SCRIPTED, audit="maybe", max_turns=0)
+    message = str(caught.value)
+    assert "\n" not in message and "max_turns=0 is not accepted" in message
+    assert f"task parameter audit='maybe' is not accepted: audit takes {audit.accepts}" in message
+    with pytest.raises(TypeError, match="audit"):
+        medsp_demo(judge=SCRIPTED, audt=True)
+    assert "audit" not in TaskParameters.model_fields
+    checked = TaskParameters.check(switches(), audit="true", workup=False)
+    assert checked.switches == {"audit": True, "workup": False}
+    assert TaskParameters.check(switches()).switches == {"audit": False, "workup": True}

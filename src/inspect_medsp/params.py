@@ -7,13 +7,11 @@ non-zero before any data is fetched or any model is called.
 
 from __future__ import annotations
 
-import inspect
 import os
 import textwrap
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from inspect_ai import Task
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -26,6 +24,7 @@ from pydantic_core import PydanticCustomError
 from inspect_medsp.calls import DEFAULT_JUDGE
 from inspect_medsp.encounter import Protocol
 from inspect_medsp.errors import MedSPParameterError
+from inspect_medsp.measure import Switch
 from inspect_medsp.preflight import Count, ModelName, Temperature
 from inspect_medsp.record import MAX_TURNS, Shard, Strategy, StrategySettings
 
@@ -53,16 +52,12 @@ ACCEPTED: dict[str, str] = {
     "fixed_temperature": "a number from 0 to 2",
     "specialties": "a specialties file written by medsp-specialties (or omit it)",
     "grader_samples": "a whole number of at least 1 (gradings per encounter, by majority)",
-    "audit": "true or false (also audit the simulators with the auditor role)",
-    "workup": "true or false (the work-up of each encounter: orders, cost, necessity, timing)",
     "feedback": "true or false (practice mode: show a person the checklist after grading)",
     "shard": "K/N, part K of N counted from 1, e.g. 2/4 (or omit it to run the whole "
     "selection)",
 }
-"""What each parameter accepts, as said in its error message."""
-
-
-
+"""What each parameter accepts, as said in its error message (a measurement's switch says it
+in its own :class:`~inspect_medsp.measure.Switch`)."""
 
 _STRATEGY = StrategySettings()
 """The strategy defaults, which the task parameters take over."""
@@ -76,21 +71,19 @@ CUSTOM_PARAMETERS = ("cases", "identifiers")
 parameters of ``medsp_custom`` alone."""
 
 OTHERS = "kwargs"
-"""The name of a task's ``**kwargs``: the ``-T`` names of the run it does not take."""
-
-CALLER_TYPES: dict[str, Any] = {
-    "scenarios": str | list[str] | None,
-    "variants": str | list[str] | None,
-    "shard": str | None,
-}
-"""What a caller may pass where it is wider than the checked type (the checked value of
-``scenarios`` is a list; ``-T scenarios=a,b`` gives one string; ``-T shard=2/4`` is text)."""
+"""The name of a task's ``**kwargs``: the measurements' switches, and the ``-T`` names of the
+run it does not take."""
 
 
 class TaskParameters(BaseModel):
     """Every parameter a MedSP task takes, validated (see :data:`ACCEPTED`), each with its
-    default and meaning written once here: the registered tasks' signatures and docstrings
-    are made from these fields (:meth:`signature`, :meth:`describe`)."""
+    default and meaning: the tasks (``tasks/__init__.py``) write them out in their signatures
+    (``tests/test_tasks.py`` holds the two to the same names and defaults) and take their
+    docstrings' ``Args:`` from these fields (:meth:`describe`).
+
+    A measurement's ``-T`` switch is no field: its capability declares it
+    (``measure.Switch``), the tasks take it as a keyword and :meth:`check` puts its checked
+    value in :attr:`switches`, so adding a measurement never edits this module."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
 
@@ -176,19 +169,6 @@ class TaskParameters(BaseModel):
         description="Grade each encounter this many times and score each item by majority "
         "(the scorer's ``samples``; repeats run at temperature 1.0).",
     )
-    audit: bool = Field(
-        default=False,
-        description="Also score each encounter with ``medsp_simulation_audit`` (the "
-        "``auditor`` role, by default the grader's model, reviews the patient and "
-        "environment).",
-    )
-    workup: bool = Field(
-        default=True,
-        description="Also score each encounter with ``medsp_workup`` (its orders by category, "
-        "their cost from the shipped relative tiers, which the rubric cites, and when; no "
-        "model is asked). On by default.",
-    )
-
     feedback: bool = Field(
         default=False,
         description="Practice mode for a person in the clinician's chair (``--model "
@@ -199,6 +179,11 @@ class TaskParameters(BaseModel):
         description="Run part K of N of the selected scenarios (``2/4``): the same parts on "
         "every machine, balanced by the estimated calls and tokens; write each part's log "
         "to ``<run>.shards/<K>/`` and medsp-report reads them as one run.",
+    )
+    switches: dict[str, bool] = Field(
+        default_factory=dict,
+        description="The measurements' switches (``-T audit=true``), checked against the "
+        "switches the registered capabilities declare: name -> on. Not a ``-T`` name itself.",
     )
 
     @field_validator("cases", "data_dir", "upstream_dir", "specialties", mode="before")
@@ -240,58 +225,53 @@ class TaskParameters(BaseModel):
         return value
 
     @classmethod
-    def check(cls, **params: Any) -> TaskParameters:
+    def check(cls, switches: Sequence[Switch] = (), /, **params: Any) -> TaskParameters:
         """Validate the parameters a task was called with.
+
+        Args:
+            switches: The switches of the registered capabilities
+                (``measures.switches()``): a name among them is a switch, checked by it.
+            **params: The task's parameters, switches among them.
 
         Raises:
             MedSPParameterError: One line per bad parameter, joined on one line.
         """
+        given = {s.name: params.pop(s.name) for s in switches if s.name in params}
+        lines = [line for s in switches if (line := s.refusal(given.get(s.name, True)))]
+        checked = None
         try:
-            checked = cls.model_validate(params)
+            checked = cls.model_validate(
+                params | {"switches": {s.name: s.value(given) for s in switches if not lines}}
+            )
         except ValidationError as exc:
-            lines = [_error_line(error, params) for error in exc.errors()]
-            raise MedSPParameterError("; ".join(dict.fromkeys(lines))) from None
+            lines = [_error_line(error, params) for error in exc.errors()] + lines
+        if lines or checked is None:
+            raise MedSPParameterError("; ".join(dict.fromkeys(lines)))
         if checked.protocol == "tools" and checked.strategy != "off":
             raise tools_refuse_strategy(checked.strategy)
         return checked
 
-    @classmethod
-    def signature(cls, exclude: Sequence[str] = ()) -> inspect.Signature:
-        """The call signature of a task taking these parameters (less ``exclude``), in field
-        order with their defaults: what Inspect reads for ``-T`` and records in the log.
-
-        It ends with ``**kwargs``: Inspect then hands the task every ``-T`` of the run, the
-        names it does not take included (which it would otherwise drop with a warning), and
-        the task refuses a name no task of the run takes (``preflight.unknown_in_run``)."""
-        return inspect.Signature(
-            [
-                *(
-                    inspect.Parameter(
-                        name,
-                        inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                        default=field.default,
-                        annotation=CALLER_TYPES.get(name, field.annotation),
-                    )
-                    for name, field in cls.model_fields.items()
-                    if name not in exclude
-                ),
-                inspect.Parameter(OTHERS, inspect.Parameter.VAR_KEYWORD, annotation=Any),
-            ],
-            return_annotation=Task,
-        )
+    def switched(self, name: str) -> bool:
+        """Whether the measurement switch ``name`` is on (False when no capability declares
+        it)."""
+        return self.switches.get(name, False)
 
     @classmethod
-    def describe(cls, exclude: Sequence[str] = ()) -> str:
-        """The ``Args:`` section of a task docstring, from the fields' descriptions."""
+    def names(cls, exclude: Sequence[str] = ()) -> tuple[str, ...]:
+        """The ``-T`` names of the fields, in order (less ``exclude``; ``switches`` is none)."""
+        return tuple(n for n in cls.model_fields if n not in (*exclude, "switches"))
+
+    @classmethod
+    def describe(cls, exclude: Sequence[str] = (), switches: Sequence[Switch] = ()) -> str:
+        """The ``Args:`` section of a task docstring, from the fields' descriptions and the
+        registered capabilities' ``switches`` (their help)."""
+        described = [(n, cls.model_fields[n].description or "") for n in cls.names(exclude)]
+        described += [(s.name, s.help) for s in switches]
         lines = ["Args:"]
-        for name, field in cls.model_fields.items():
-            if name not in exclude:
-                lines += textwrap.wrap(
-                    f"{name}: {field.description}",
-                    width=92,
-                    initial_indent="    ",
-                    subsequent_indent="        ",
-                )
+        for name, text in described:
+            lines += textwrap.wrap(
+                f"{name}: {text}", width=92, initial_indent="    ", subsequent_indent="        "
+            )
         return "\n".join(lines)
 
     def strategy_settings(self) -> StrategySettings:

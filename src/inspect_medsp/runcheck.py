@@ -44,8 +44,7 @@ class RunChoices(Protocol):
     def protocol(self) -> str: ...
     @property
     def feedback(self) -> bool: ...
-    @property
-    def audit(self) -> bool: ...
+    def switched(self, name: str) -> bool: ...
     @property
     def variants(self) -> list[str] | None: ...
 
@@ -89,7 +88,7 @@ def check_run(params: RunChoices, context: RunContext) -> None:
             "shown the checklist; drop -T feedback (a model's checklist is in inspect view)"
         )
     unbound = [role for role in JUDGED_ROLES if role not in roles]
-    if params.audit and AUDITOR not in roles and "grader" not in roles:
+    if params.switched("audit") and AUDITOR not in roles and "grader" not in roles:
         unbound.append(AUDITOR)
     if unbound:
         require_judge(params.judge, tuple(unbound), context)

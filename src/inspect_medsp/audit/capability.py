@@ -12,7 +12,7 @@ from inspect_ai.scorer import Scorer
 from inspect_medsp.audit.audit_report import AUDIT
 from inspect_medsp.audit.result import AUDIT_HEADLINES, AUDIT_SCORER, SimulationAudit
 from inspect_medsp.audit.scorer import AUDITOR_ROLE, medsp_simulation_audit
-from inspect_medsp.measure import Capability, Column
+from inspect_medsp.measure import Capability, Column, Switch
 from inspect_medsp.preflight import RunContext
 from inspect_medsp.record import GRADER_ROLE, reduced_samples
 
@@ -91,7 +91,13 @@ SIMULATION_AUDIT = Capability(
     rescore="Re-audit",
     sections=(AUDIT,),
     end_of_run=unaudited_line,
-    switch="audit",
+    switch=Switch(
+        name="audit",
+        default=False,
+        help="Also score each encounter with ``medsp_simulation_audit`` (the ``auditor`` "
+        "role, by default the grader's model, reviews the patient and environment).",
+        accepts="true or false (also audit the simulators with the auditor role)",
+    ),
     in_eval=_in_eval,
     eval_roles=auditor_role,
     cached_roles=(AUDITOR_ROLE,),

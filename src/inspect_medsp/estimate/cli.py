@@ -155,7 +155,11 @@ def render(
     batch: bool = False,
 ) -> str:
     """The estimate as a table with its assumptions; ``batch``: the grading rows at the batch
-    price."""
+    price.
+
+    Over 80 lines on purpose: it writes the printout top to bottom (header, one row per role,
+    totals, the assumptions' lines), each line next to the figures it prints; split, the
+    order of the printout would be spread over functions that each print a part of it."""
     a = estimate.assumptions
     s = estimate.strategy
     strategy: str = s.strategy

@@ -23,6 +23,7 @@ from inspect_medsp.data import (
     select_ids,
 )
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.measures import switches
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record import SampleMetadata, StrategySettings, TaskMetadata
 from inspect_medsp.tasks import CUSTOM, medsp100, medsp1000, medsp_custom, medsp_demo
@@ -79,7 +80,9 @@ def check_args(name: str, args: dict[str, Any]) -> None:
     Raises:
         MedSPDataError: An unknown parameter.
     """
-    accepted = list(inspect.signature(task_function(name)).parameters)
+    declared = inspect.signature(task_function(name)).parameters.values()
+    accepted = [p.name for p in declared if p.kind is not p.VAR_KEYWORD]
+    accepted += [s.name for s in switches()]  # the measurements' own (``measure.Switch``)
     for key in args:
         if key not in accepted:
             raise MedSPDataError(
@@ -107,7 +110,7 @@ def from_task(name: str, args: dict[str, Any]) -> Selection:
         for record in [SampleMetadata.model_validate(sample.metadata or {}).record]
         if record is not None
     ]
-    params = TaskParameters.check(**args)
+    params = TaskParameters.check(switches(), **args)
     return Selection(
         name=task.dataset.name or name,
         records=records,
@@ -115,7 +118,7 @@ def from_task(name: str, args: dict[str, Any]) -> Selection:
         settings=StrategySettings.model_validate(meta.strategy),
         judge=meta.judge,
         protocol=meta.protocol,
-        audit=params.audit,
+        audit=params.switched("audit"),
         grader_samples=params.grader_samples,
     )
 
@@ -146,7 +149,7 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
     check_args(name, args)
     if name.removeprefix("inspect_medsp/") in BUILT_ALWAYS:
         return from_task(name, args)
-    params = TaskParameters.check(**args)
+    params = TaskParameters.check(switches(), **args)
     upstream = resolve_upstream_root(params.upstream_dir).root
     rubric_set = load_rubrics(upstream)
     subset = name.removeprefix("inspect_medsp/") == "medsp100"
@@ -171,7 +174,7 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
         shape = RunShape(
             max_turns=params.max_turns,
             strategy=params.strategy_settings(),
-            audit=params.audit,
+            audit=params.switched("audit"),
             grader_samples=params.grader_samples,
         )
         records, shard = take_part(records, params.shard, shape)
@@ -186,6 +189,6 @@ def from_rubrics(name: str, args: dict[str, Any]) -> Selection:
         judge=params.judge,
         protocol=params.protocol,
         packets="the mean size of the demo packets (assumed)",
-        audit=params.audit,
+        audit=params.switched("audit"),
         grader_samples=params.grader_samples,
     )

@@ -4,9 +4,9 @@ the end-of-run lines on what could not be scored (``unscored.py``), what the run
 (``coverage.py``) and a grader marking its own kind (``selfpref.py``).
 
 Importing a module registers its hook, and this face imports them in the order they run.
-``tasks.py`` imports this part when a MedSP task is built, not at entry-point load, so evals
-of other packages' tasks neither run them nor show Inspect's "hooks enabled" banner; nothing
-else imports this part.
+``taskbuild/build.py`` imports this part when a MedSP task is built, not at entry-point load,
+so evals of other packages' tasks neither run them nor show Inspect's "hooks enabled" banner;
+nothing else imports this part.
 """
 
 # isort: off

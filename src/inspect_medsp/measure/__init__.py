@@ -2,8 +2,8 @@
 
 - :class:`Kit`: a scorer's skeleton (its checks when made, reading the sample, the unscored
   score, named gradings, metering, re-score numbers).
-- :class:`Capability` and :class:`Column`: what a measurement declares in its slice; the
-  registry (``inspect_medsp.measures``) lists them.
+- :class:`Capability`, :class:`Column` and :class:`Switch`: what a measurement declares in
+  its slice; the registry (``inspect_medsp.measures``) lists them.
 - :func:`medsp_viewer`: ``inspect view``'s configuration made from the capabilities.
 """
 
@@ -14,6 +14,7 @@ from inspect_medsp.measure.capability import (
     Palette,
     ReportAnalysis,
     ReportSection,
+    Switch,
 )
 from inspect_medsp.measure.grading import GRADING_TYPE, items_met
 from inspect_medsp.measure.kit import Encounter, Kit, NoParameters, unscored_score
@@ -31,6 +32,7 @@ __all__ = [
     "Palette",
     "ReportAnalysis",
     "ReportSection",
+    "Switch",
     "items_met",
     "medsp_viewer",
     "unscored_score",

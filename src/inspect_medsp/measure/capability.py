@@ -2,10 +2,11 @@
 
 A :class:`Capability` names its scorer, the result it stores, its score columns in ``inspect
 view`` (labels, colour scales, which are headlines), the label of a re-score's columns, its
-report sections, its line at the end of a run and the ``-T`` switch that runs it in the eval.
-The registry (``inspect_medsp.measures``) lists every capability once; the viewer
-configuration, the end-of-run hooks, ``analysis.MedspColumns``, the log-schema test, the report
-and the task's switches read it, and none of them names a scorer.
+report sections, its line at the end of a run and the ``-T`` switch that runs it in the eval
+(a :class:`Switch`: its name, default, help and what it accepts). The registry
+(``inspect_medsp.measures``) lists every capability once; the viewer configuration, the
+end-of-run hooks, ``analysis.MedspColumns``, the log-schema test, the report, the tasks'
+``-T`` parameters and ``medsp-estimate`` read it, and none of them names a scorer.
 
 The descriptor names no type of the report (the report stands above this seam): its sections
 and what its leaderboard marks read are the protocols :class:`ReportSection` and
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from inspect_ai.log import EvalLog
 from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer
+from pydantic import TypeAdapter, ValidationError
 
 from inspect_medsp.commandline import Command
 from inspect_medsp.preflight import RunContext
@@ -105,6 +107,55 @@ class Column:
         return f"{self.key} ({self.unit})" if self.unit else self.label
 
 
+_ON_OFF: TypeAdapter[bool] = TypeAdapter(bool)
+"""What a switch's value may be: pydantic's booleans (``true``/``false``, ``1``/``0``,
+``yes``/``no``, ``on``/``off``), as ``-T`` and YAML give them."""
+
+
+@dataclass(frozen=True)
+class Switch:
+    """The ``-T`` parameter that runs a capability's scorer in the eval (``-T audit=true``):
+    declared in the capability's slice, taken by every MedSP task and ``medsp-estimate``.
+
+    Args:
+        name: The ``-T`` name (``audit``); it must not be a task parameter's.
+        default: Whether the scorer runs when the switch is not given.
+        help: What it does, for the tasks' docstrings (``inspect info``).
+        accepts: What it takes, as its error line says it (``true or false (...)``).
+    """
+
+    name: str
+    default: bool
+    help: str
+    accepts: str = "true or false"
+
+    def refusal(self, value: object) -> str | None:
+        """The one line refusing ``value`` (naming the parameter, the value and what it
+        takes), or None when it is accepted."""
+        if isinstance(value, bool):
+            return None
+        try:
+            _ON_OFF.validate_python(value)
+        except ValidationError:
+            shown = " ".join(repr(value).split())
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            return (
+                f"task parameter {self.name}={shown} is not accepted: {self.name} takes "
+                f"{self.accepts}"
+            )
+        return None
+
+    def value(self, given: Mapping[str, object]) -> bool:
+        """Its value in ``given`` (the task's ``-T`` values), its default when not given.
+
+        Raises:
+            ValueError: A value :meth:`refusal` refuses (check it first).
+        """
+        if self.name not in given:
+            return self.default
+        return _ON_OFF.validate_python(given[self.name])
+
+
 @dataclass(frozen=True)
 class Capability:
     """One measurement over the record, as the rest of the package sees it.
@@ -125,9 +176,11 @@ class Capability:
             ``report.md`` shows them where the registry places them.
         end_of_run: Its line at the end of a run for a log (None: nothing to say).
         commands: Its subcommands of ``medsp-report`` (``commandline.Command``).
-        switch: The ``-T`` parameter that runs it in the eval (``audit``), if any.
+        switch: The ``-T`` parameter that runs it in the eval (:class:`Switch`), if any: its
+            name, default, help and what it accepts, declared here, so the tasks and
+            ``medsp-estimate`` take it with no edit of ``params.py``.
         in_eval: Its scorer as the eval runs it under the switch, made from the run's judge
-            and whether the response cache is on.
+            and whether the response cache is on (None: ``scorer()``, its defaults).
         eval_roles: The model roles it binds in the eval under the switch, from the roles
             the task binds already and the load's run context (``auditor``: the run's
             grader).
@@ -146,7 +199,7 @@ class Capability:
     sections: Sequence[ReportSection] = ()
     end_of_run: Callable[[EvalLog], str | None] | None = None
     commands: Sequence[Command] = ()
-    switch: str | None = None
+    switch: Switch | None = None
     in_eval: Callable[[str, bool], Scorer] | None = field(default=None, compare=False)
     eval_roles: Callable[[dict[str, Model], RunContext], dict[str, Model]] | None = field(
         default=None, compare=False
@@ -156,9 +209,12 @@ class Capability:
         default=None, compare=False
     )
 
-    def switched_on(self, task_args: Mapping[str, Any]) -> bool:
-        """Whether the eval runs this capability (its ``-T`` switch is on in ``task_args``)."""
-        return self.switch is not None and bool(task_args.get(self.switch))
+    def switched_on(self, switches: Mapping[str, bool]) -> bool:
+        """Whether the eval runs this capability: its ``-T`` switch is on in ``switches`` (the
+        checked values, ``TaskParameters.switches``), or on by default when not there."""
+        if self.switch is None:
+            return False
+        return switches.get(self.switch.name, self.switch.default)
 
     @property
     def keys(self) -> tuple[str, ...]:

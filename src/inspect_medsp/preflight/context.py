@@ -65,8 +65,9 @@ FRAME_LOCALS: dict[str, tuple[Callable[..., Any] | None, tuple[str, ...]]] = {
     "resolve_scorers": (resolve_scorers, ("log",)),
     # its model_roles are the --model-role values given to inspect score
     "score_cli": (score_cli, ("model_roles",)),
-    # only found on the stack (no local read): Inspect is loading a task by name
-    "task_create": (task_create, ()),
+    # Inspect is loading a task by name; its kwargs are the -T values as given (a task's
+    # written-out parameters arrive in the task function with their defaults filled in)
+    "task_create": (task_create, ("kwargs",)),
 }
 """Every Inspect function whose frame is read, with the local variables read from it."""
 
@@ -223,13 +224,19 @@ def run_context(task_args: Mapping[str, Any] | None = None) -> RunContext:
     any model is chosen, and the active model may be one an earlier eval left in the process).
 
     Args:
-        task_args: The arguments the task function was given (its ``**kwargs`` included).
+        task_args: The arguments the task function was given (its ``**kwargs`` included);
+            while Inspect loads the task by name, the ``-T`` values as Inspect was given them
+            (``task_create``'s) stand for them, so a name left at its default is not among
+            them and an empty ``-T name=`` is there as None.
     """
     given = dict(task_args or {})
     say_moved()
     found = _frames("task_create", "load_tasks", *RUN_FRAMES)
     if "task_create" not in found:
         return RunContext(task_args=given)
+    passed = _local(found["task_create"], "task_create", "kwargs")
+    if isinstance(passed, dict):
+        given = dict(passed)
     # Inspect makes the eval's model active before it loads a task: get_model() returns it
     try:
         active: Model | None = get_model()  # inspect-evals-lint: ignore[IEBP001] -- load check

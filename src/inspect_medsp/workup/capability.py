@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 
-from inspect_medsp.measure import Capability, Column
+from inspect_medsp.measure import Capability, Column, Switch
 from inspect_medsp.record import numbered_names, reduced_samples
 from inspect_medsp.workup.result import WORKUP_SCORER, Workup
 from inspect_medsp.workup.scorer import medsp_workup
@@ -66,7 +66,15 @@ WORKUP_CAPABILITY = Capability(
     rescore="Re-work-up",
     sections=(WORKUP,),
     end_of_run=workup_line,
-    switch="workup",
+    switch=Switch(
+        name="workup",
+        default=True,
+        help="Also score each encounter with ``medsp_workup`` (its orders by category, their "
+        "cost from the shipped relative tiers, which the rubric cites, and when; no model is "
+        "asked). On by default.",
+        accepts="true or false (the work-up of each encounter: orders, cost, necessity, "
+        "timing)",
+    ),
     in_eval=_in_eval,
 )
 """The work-up: in every eval (``-T workup=false`` leaves it out), or appended with

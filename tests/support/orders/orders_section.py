@@ -1,10 +1,11 @@
-"""Step 2: the report section and the capability (its columns, end-of-run line, section)."""
+"""Step 2: the report section and the capability (its columns, end-of-run line, section and
+``-T orders=true`` switch)."""
 
 from __future__ import annotations
 
 from inspect_ai.log import EvalLog
 
-from inspect_medsp.measure import Capability, Column
+from inspect_medsp.measure import Capability, Column, Switch
 from inspect_medsp.record import reduced_samples
 from inspect_medsp.report import Page, Section
 from tests.support.orders.orders import HEADLINES, ClinicianOrders, clinician_orders
@@ -57,4 +58,10 @@ CLINICIAN_ORDERS = Capability(
     rescore="Re-count",
     sections=(ORDERS_SECTION,),
     end_of_run=orders_line,
+    switch=Switch(
+        name="orders",
+        default=False,
+        help="Also count the clinician's orders and those the environment could not carry "
+        "out (``clinician_orders``; no model is asked).",
+    ),
 )
