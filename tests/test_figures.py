@@ -83,7 +83,7 @@ CLINICIANS: dict[str, Script] = {}
 """The scripted clinician of each run, by clinician name (filled by the fixture)."""
 
 
-def run(log_dir: Path, clin: str, specialties: Path, strategy: str) -> str:
+def run(log_dir: Path, clin: str, specialties: Path, strategy: Any) -> str:
     CLINICIANS[clin] = Script(sized(clinician_script(KEYWORDS[clin])))
     logs = eval(
         medsp_demo(judge="mockllm/model", specialties=str(specialties), strategy=strategy),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
+from typing import Any
 
 import inspect_ai._display.core.active as active_display
 import inspect_ai.util._display as display_module
@@ -159,7 +160,7 @@ def test_the_header_cache_decides_no_call(monkeypatch: pytest.MonkeyPatch, tmp_p
 def test_cache_line_says_the_clinician_is_not_cached_where_it_is_not(
     plain_display: None,
     capsys: pytest.CaptureFixture[str],
-    setting: dict[str, str],
+    setting: dict[str, Any],
     why: str,
 ) -> None:
     medsp_demo(cache=True, **setting)

@@ -51,7 +51,7 @@ def test_bad_parameter_is_one_line_naming_it(name: str, value: Any, shown: str) 
 
 def test_every_bad_parameter_is_named_at_once() -> None:
     with pytest.raises(MedSPParameterError) as caught:
-        medsp_demo(max_turns="abc", strategy="foo")
+        medsp_demo(max_turns="abc", strategy="foo")  # type: ignore[arg-type]  # as -T gives them
 
     message = str(caught.value)
     assert "\n" not in message
@@ -71,7 +71,7 @@ def test_bad_parameter_is_reported_before_any_data_is_fetched(
 
 
 def test_values_as_the_command_line_gives_them_are_converted() -> None:
-    task = medsp_demo(max_turns="3", n="2", sample_temperature="0.5", cache="true")
+    task = medsp_demo(max_turns="3", n="2", sample_temperature="0.5", cache="true")  # type: ignore[arg-type]  # as -T gives them
 
     assert task.metadata is not None
     assert task.metadata["medsp_max_turns"] == 3

@@ -7,6 +7,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -71,7 +72,7 @@ def offline_env(home: Path) -> dict[str, str]:
     return env
 
 
-def scripted_run(log_dir: str, **task_args: object) -> EvalLog:
+def scripted_run(log_dir: str, **task_args: Any) -> EvalLog:
     [log] = eval(
         medsp_demo(judge=SCRIPTED, **task_args),
         model=SCRIPTED,

@@ -19,6 +19,7 @@ import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -43,7 +44,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 def run_part(folder: Path, shard: str | None, **eval_args: object) -> EvalLog:
     """The scripted demo (or part ``shard`` of it) with its log in ``folder``."""
-    task = medsp_demo(judge=SCRIPTED, **({"shard": shard} if shard else {}))
+    part: dict[str, Any] = {"shard": shard} if shard else {}
+    task = medsp_demo(judge=SCRIPTED, **part)
     args: dict[str, object] = {"model": SCRIPTED, "display": "none", **eval_args}
     log = eval(task, log_dir=str(folder), **args)[0]  # type: ignore[arg-type]
     assert log.status == "success", log.error

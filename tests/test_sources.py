@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import huggingface_hub.constants
 import pytest
@@ -365,7 +366,7 @@ def test_one_source_missing_still_names_the_fix_for_both(
 ) -> None:
     data, upstream = write_marked_scenario(tmp_path)
     gone = tmp_path / "gone"
-    folders = {"data_dir": str(gone if missing == "scenarios" else data)}
+    folders: dict[str, Any] = {"data_dir": str(gone if missing == "scenarios" else data)}
     folders["upstream_dir"] = str(gone if missing == "rubrics" else upstream)
 
     with pytest.raises(MedSPDataError) as error:

@@ -50,7 +50,10 @@ def score_columns(view: TaskSamplesView) -> dict[str, bool]:
 
 
 def built_tasks(cases: Path) -> dict[str, Task]:
-    folders = {"data_dir": str(DEMO / "scenarios"), "upstream_dir": str(DEMO / "upstream")}
+    folders: dict[str, Any] = {
+        "data_dir": str(DEMO / "scenarios"),
+        "upstream_dir": str(DEMO / "upstream"),
+    }
     write_demo(cases)
     return {
         "medsp_custom": medsp_custom(cases=str(cases)),

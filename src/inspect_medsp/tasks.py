@@ -14,6 +14,7 @@ it arrives in ``**kwargs`` with any other task's ``-T`` names of the run, and
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai import Task, task
@@ -58,8 +59,8 @@ size is the user's)."""
 @task
 @described(MEDSP1000)
 def medsp1000(
-    data_dir: str | None = None,
-    upstream_dir: str | None = None,
+    data_dir: str | Path | None = None,
+    upstream_dir: str | Path | None = None,
     data_revision: str | None = None,
     scenarios: str | list[str] | None = None,
     variants: str | list[str] | None = None,
@@ -73,7 +74,7 @@ def medsp1000(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
-    specialties: str | None = None,
+    specialties: str | Path | None = None,
     grader_samples: int = 1,
     feedback: bool = False,
     shard: str | None = None,
@@ -86,8 +87,8 @@ def medsp1000(
 @task
 @described(MEDSP100)
 def medsp100(
-    data_dir: str | None = None,
-    upstream_dir: str | None = None,
+    data_dir: str | Path | None = None,
+    upstream_dir: str | Path | None = None,
     data_revision: str | None = None,
     scenarios: str | list[str] | None = None,
     variants: str | list[str] | None = None,
@@ -101,7 +102,7 @@ def medsp100(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
-    specialties: str | None = None,
+    specialties: str | Path | None = None,
     grader_samples: int = 1,
     feedback: bool = False,
     shard: str | None = None,
@@ -126,7 +127,7 @@ def medsp_demo(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
-    specialties: str | None = None,
+    specialties: str | Path | None = None,
     grader_samples: int = 1,
     feedback: bool = False,
     shard: str | None = None,
@@ -139,7 +140,7 @@ def medsp_demo(
 @task
 @described(CUSTOM)
 def medsp_custom(
-    cases: str | None = None,
+    cases: str | Path | None = None,
     identifiers: Literal["refuse", "allow"] = "refuse",
     scenarios: str | list[str] | None = None,
     variants: str | list[str] | None = None,
@@ -153,7 +154,7 @@ def medsp_custom(
     consensus_rounds: int = 1,
     sample_temperature: float = 0.8,
     fixed_temperature: float = 0.0,
-    specialties: str | None = None,
+    specialties: str | Path | None = None,
     grader_samples: int = 1,
     feedback: bool = False,
     shard: str | None = None,
