@@ -26,7 +26,7 @@ from inspect_medsp.encounter.engine import SILENT_TO_PATIENT
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.full_report import render_markdown
 from inspect_medsp.human.evidence import told
-from inspect_medsp.human.form import read_line
+from inspect_medsp.human.keys import read_line
 from inspect_medsp.params import TaskParameters
 from inspect_medsp.record.evidence import Line
 from inspect_medsp.record.replies import ClinicianReply
@@ -743,7 +743,7 @@ def test_an_empty_answer_on_a_terminal_ends_its_line(monkeypatch: pytest.MonkeyP
     out = io.StringIO()
     console = rich.console.Console(file=out, width=80)
     monkeypatch.setattr("sys.stdin", Keyboard("\nwords\n"))
-    monkeypatch.setattr("inspect_medsp.human.form._on_terminal", lambda: True)
+    monkeypatch.setattr("inspect_medsp.human.terminal._on_terminal", lambda: True)
     monkeypatch.setitem(sys.modules, "readline", sys.modules.get("readline", io))
     assert read_line(console, "Say: ") == ""
     assert read_line(console, "Action: ") == "words"

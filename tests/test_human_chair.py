@@ -36,7 +36,8 @@ from rich.console import Console
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.human.debriefing import typed_when_stopped
-from inspect_medsp.human.form import Stopped, ask_turn, ctrl_c_at_the_prompt, read_line
+from inspect_medsp.human.form import Stopped, ask_turn
+from inspect_medsp.human.keys import ctrl_c_at_the_prompt, read_line
 from inspect_medsp.record.replies import ClinicianReply
 from inspect_medsp.record.stop import PersonStop
 from inspect_medsp.scripted.readings import readings
@@ -477,14 +478,14 @@ def test_a_line_typed_when_the_stop_is_confirmed_is_kept_as_typed_not_sent(
 ) -> None:
     """Ctrl-C while a line is typed and not entered: the line comes back with the stop
     (kept in the log as typed, not sent), next to what the turn had entered."""
-    from inspect_medsp.human import form
+    from inspect_medsp.human import form, keys
 
     answers = iter(["Hello.", KeyboardInterrupt, "y"])
 
     def read(console: Console, prompt: str, prefill: str = "") -> str:
         answer = next(answers)
         if answer is KeyboardInterrupt:
-            form._Keys.typed = "give adrenal"  # what readline held when Ctrl-C came
+            keys._Keys.typed = "give adrenal"  # what readline held when Ctrl-C came
             raise KeyboardInterrupt
         return str(answer)
 
@@ -501,7 +502,7 @@ def test_a_line_typed_when_the_stop_is_declined_is_asked_again_with_it(
 ) -> None:
     """Ctrl-C, then Enter (go on): the same question comes back with the line typed on it,
     and what is entered then is the answer."""
-    from inspect_medsp.human import form
+    from inspect_medsp.human import form, keys
 
     prefills: list[str] = []
     answers = iter([KeyboardInterrupt, "", "half typed, then more", "", "n"])
@@ -510,7 +511,7 @@ def test_a_line_typed_when_the_stop_is_declined_is_asked_again_with_it(
         prefills.append(prefill)
         answer = next(answers)
         if answer is KeyboardInterrupt:
-            form._Keys.typed = "half typed"
+            keys._Keys.typed = "half typed"
             raise KeyboardInterrupt
         return str(answer)
 

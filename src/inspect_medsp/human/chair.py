@@ -4,15 +4,15 @@ turn, and while the encounter is graded.
 Inspect's event loop cancels the whole run on Ctrl-C; a person spends most of a case waiting
 on the models, so there it would end the run without a word, the next cases unplayed. While a
 person's case runs (from their first question to the end of its debrief) the chair holds
-Ctrl-C instead. At a question the form asks (``form.py``). Anywhere else the press is taken
-at once, on the event loop between two of its steps: the screen names what is running and
-asks whether to stop it. Stopping while the models work ends this encounter only (the run
-goes on to the next case): the Trajectory is ended ``cancelled`` by the person, what they
-had typed of the turn is kept (``record/stop.py``), and Inspect is asked to go on to scoring,
-which leaves an unfinished encounter unscored. Stopping during grading ends the grading only:
-the encounter is kept and left ungraded, with the ``inspect score`` command that grades it.
-When the screen cannot ask, the press stops the encounter (or the grading) without asking,
-never the run.
+Ctrl-C instead. At a question the form asks (``form.py``; the press itself, ``keys.py``).
+Anywhere else the press is taken at once, on the event loop between two of its steps: the
+screen names what is running and asks whether to stop it. Stopping while the models work
+ends this encounter only (the run goes on to the next case): the Trajectory is ended
+``cancelled`` by the person, what they had typed of the turn is kept (``record/stop.py``), and
+Inspect is asked to go on to scoring, which leaves an unfinished encounter unscored.
+Stopping during grading ends the grading only: the encounter is kept and left ungraded, with
+the ``inspect score`` command that grades it. When the screen cannot ask, the press stops the
+encounter (or the grading) without asking, never the run.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from inspect_ai.util import Store, input_screen, store
 from rich.console import Console
 
 from inspect_medsp._inspect import awaiting_human, display, sample_active
-from inspect_medsp.human.form import confirms, press_at_the_next_question, show
+from inspect_medsp.human.form import confirms
+from inspect_medsp.human.keys import press_at_the_next_question
+from inspect_medsp.human.terminal import show
 from inspect_medsp.record import (
     ClinicianReply,
     GradingRegion,

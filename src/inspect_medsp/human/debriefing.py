@@ -25,7 +25,8 @@ from rich.markup import escape
 from inspect_medsp._inspect import sample_active
 from inspect_medsp.human.chair import leave_seat
 from inspect_medsp.human.evidence import told
-from inspect_medsp.human.form import ctrl_c_at_the_prompt, read_line, show
+from inspect_medsp.human.keys import ctrl_c_at_the_prompt, read_line
+from inspect_medsp.human.terminal import show
 from inspect_medsp.human.view import for_person
 from inspect_medsp.preflight import is_person, person_name
 from inspect_medsp.record import (

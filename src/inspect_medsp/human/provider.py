@@ -35,8 +35,9 @@ from inspect_medsp._inspect import (
 from inspect_medsp.calls import LocalModelAPI
 from inspect_medsp.errors import MedSPDataError, PrerequisiteError
 from inspect_medsp.human.chair import answered, stopped_while_the_models_answered, take_seat
-from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter, show
+from inspect_medsp.human.form import Stopped, ask_turn, how_to_answer, press_enter
 from inspect_medsp.human.frame import case_position, case_title, turn_frame
+from inspect_medsp.human.terminal import show
 from inspect_medsp.human.view import (
     first_material,
     for_person,
