@@ -171,6 +171,10 @@ def medsp_encounter(  # inspect-evals-lint: ignore[IETS005] -- every medsp_demo 
 
     ``state.messages`` is the clinician's conversation as it lived it.
 
+    Long because a turn is a closure over the sample's state, run as the turn's subtask
+    (``turn_subtask``, so the viewer shows its summary before its calls): the turn and what
+    the loop does with its outcome sit together, in the order they happen.
+
     Args:
         judge: Model for roles not given with ``--model-role``.
         max_turns: Turn limit.

@@ -157,7 +157,7 @@ def render(
     """The estimate as a table with its assumptions; ``batch``: the grading rows at the batch
     price.
 
-    Over 80 lines on purpose: it writes the printout top to bottom (header, one row per role,
+    Long because it writes the printout top to bottom (header, one row per role,
     totals, the assumptions' lines), each line next to the figures it prints; split, the
     order of the printout would be spread over functions that each print a part of it."""
     a = estimate.assumptions

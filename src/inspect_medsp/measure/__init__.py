@@ -17,7 +17,7 @@ from inspect_medsp.measure.capability import (
     Switch,
 )
 from inspect_medsp.measure.grading import GRADING_TYPE, items_met
-from inspect_medsp.measure.kit import Encounter, Kit, NoParameters, unscored_score
+from inspect_medsp.measure.kit import Encounter, Kit
 from inspect_medsp.measure.viewer import MAX_SCORE_COLUMNS, medsp_viewer
 
 __all__ = [
@@ -28,12 +28,10 @@ __all__ = [
     "Encounter",
     "Kit",
     "LeaderboardRow",
-    "NoParameters",
     "Palette",
     "ReportAnalysis",
     "ReportSection",
     "Switch",
     "items_met",
     "medsp_viewer",
-    "unscored_score",
 ]

@@ -230,7 +230,7 @@ def task_of(
 ) -> Task:
     """Build a MedSP task from what ``load`` loads (after the checks that need no data).
 
-    Over 80 lines on purpose: its steps run in the load's order (the switched-on
+    Long because its steps run in the load's order (the switched-on
     capabilities and their roles, the refusals that need no data, the load, the labels, the
     variants, the part of a sharded run, the Task), each a line or two, and the order is the
     contract (a refusal before any download, the variants before the split into parts).
