@@ -27,6 +27,7 @@ ROW_KEYS = (
 
 _ROW_SET = frozenset(ROW_KEYS)
 _VOTES = ROW_KEYS.index("votes")
+assert _VOTES == 7  # item_of indexes the votes by number, for the type checker
 _TEMPLATE: dict[str, Any] = {
     name: None if name in _ROW_SET else field.get_default(call_default_factory=True)
     for name, field in ItemVerdict.model_fields.items()
@@ -51,7 +52,7 @@ def item_of(row: ItemRow) -> ItemVerdict:
     fields = _TEMPLATE.copy()
     for name, i in _PAIRS:
         fields[name] = row[i]
-    fields["votes"] = list(row[_VOTES])
+    fields["votes"] = list(row[7])  # _VOTES
     item = ItemVerdict.__new__(ItemVerdict)
     setattr_ = object.__setattr__
     setattr_(item, "__dict__", fields)
