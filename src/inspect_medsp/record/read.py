@@ -231,7 +231,10 @@ def drop_records(parsed: ParsedLog) -> None:
 
 
 def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
-    """The second half of :func:`read_log`: the typed run of a parsed log.
+    """The second half of :func:`read_log`: the typed run of a parsed log. Each sample's JSON
+    is let go of as soon as it is typed (``parsed.samples`` is empty afterwards), so that a
+    log's JSON and its typed samples are not both held whole: a full-set log's JSON is some
+    50 MB in the report's process, at the moment its memory peaks.
 
     Raises:
         NotMedSP: With ``require_scores``, none of the samples has a MedSP score or an error.
@@ -243,7 +246,12 @@ def parsed_run(parsed: ParsedLog, *, require_scores: bool = True) -> MedspRun:
         )
         run = run_of(parsed.header, samples, require_scores=require_scores)
     else:
-        run = _run(parsed.header, [sample_of(d) for d in parsed.samples], require_scores)
+        given = parsed.samples
+        given.reverse()
+        typed = []
+        while given:
+            typed.append(sample_of(given.pop()))
+        run = _run(parsed.header, typed, require_scores)
     return run.model_copy(update={"path": parsed.path, "digests": dict(parsed.digests or {})})
 
 
