@@ -15,10 +15,13 @@ in a fresh process for this checkout's code and, with ``--before``, for another 
     git archive main src | tar -x -C /tmp/medsp-main && \\
         python -m bench.report_bench --before /tmp/medsp-main/src
 
-CPU time counts the report's worker processes too; peak memory is the largest resident set of
+CPU time counts the report's worker processes too. Peak memory is the largest resident set of
 the report's own process (after each phase, and overall), apart of its largest worker, and of
-all its processes together (their proportional set sizes summed every 50 ms, so pages a forked
-worker shares with the report count once; Linux only).
+all its processes together: their resident sets (RSS) summed every 50 ms by this process, not
+by the report's (the sampling costs the report no CPU), so a page a forked worker shares with
+the report counts twice; the proportional sets (PSS, a shared page counted once) are summed
+apart. Each run says whether it is within the goals: :data:`CPU_GOAL` seconds of CPU and
+:data:`MEMORY_GOAL` MB of RSS summed (Linux only: elsewhere the sum is 0).
 ``--keep DIR`` keeps each code's report (``DIR/after``, ``DIR/before``) to compare them.
 """
 
@@ -49,37 +52,6 @@ def now():
     s = resource.getrusage(resource.RUSAGE_SELF)
     c = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.perf_counter(), s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
-
-import os, threading
-tree_peak = [0.0]
-
-def _tree(pid):
-    # this process and its descendants (Linux /proc; none elsewhere)
-    found = [pid]
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                for child in f.read().split():
-                    found += _tree(int(child))
-    except OSError:
-        pass
-    return found
-
-def _pss(pid):
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            return next(int(l.split()[1]) for l in f if l.startswith("Pss:")) / 1024
-    except (OSError, StopIteration):
-        return 0.0
-
-def _sample():
-    # the memory of the whole process tree, workers included (PSS: pages shared after a
-    # fork are counted once), every 50 ms
-    while True:
-        tree_peak[0] = max(tree_peak[0], sum(_pss(p) for p in _tree(os.getpid())))
-        time.sleep(0.05)
-
-threading.Thread(target=_sample, daemon=True).start()
 
 import inspect_medsp
 from inspect_medsp.full_report import SECTIONS
@@ -117,7 +89,6 @@ print(json.dumps({
     "peaks": peaks,
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-    "tree_peak_mb": tree_peak[0],
     "logs": len(runs),
 }))
 """
@@ -147,19 +118,61 @@ def _env(src: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(src)}
 
 
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux ``/proc``; none elsewhere)."""
+    found = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                for child in f.read().split():
+                    found += _tree(int(child))
+    except OSError:
+        pass
+    return found
+
+
+def _memory(pid: int) -> tuple[float, float]:
+    """The resident set (RSS) and proportional set (PSS) of a process, in MB (0 when gone)."""
+    rss = pss = 0.0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Rss:"):
+                    rss = int(line.split()[1]) / 1024
+                elif line.startswith("Pss:"):
+                    pss = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return rss, pss
+
+
 def report(src: Path, folder: Path, keep: Path | None = None) -> dict[str, object]:
     """The report's phases on ``folder`` with the code in ``src``, in a fresh process (the
-    report written into ``keep`` when given, else into a folder deleted afterwards)."""
+    report written into ``keep`` when given, else into a folder deleted afterwards), with the
+    peak memory of its whole process tree: every 50 ms this process sums the RSS (and, apart,
+    the PSS) of the report's process and its workers, so the sampling costs the report no
+    CPU."""
+    rss_peak = pss_peak = 0.0
     with tempfile.TemporaryDirectory() as scratch:
         out = str(keep or scratch)
-        done = subprocess.run(
+        with subprocess.Popen(
             [sys.executable, "-c", DRIVER, str(folder), out],
             env=_env(src),
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            check=True,
-        )
-    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+        ) as child:
+            while child.poll() is None:
+                sizes = [_memory(p) for p in _tree(child.pid)]
+                rss_peak = max(rss_peak, sum(r for r, _ in sizes))
+                pss_peak = max(pss_peak, sum(p for _, p in sizes))
+                time.sleep(0.05)
+            stdout, stderr = child.communicate()
+        if child.returncode:
+            raise SystemExit(f"the report failed ({src}):\n{stderr}")
+    found: dict[str, object] = json.loads(stdout.strip().splitlines()[-1])
+    found["tree_rss_mb"] = rss_peak
+    found["tree_pss_mb"] = pss_peak
     return found
 
 
@@ -190,6 +203,16 @@ def plan(src: Path, logs: list[Path]) -> tuple[float, float, float]:
     return float(wall), float(cpu), float(peak)
 
 
+CPU_GOAL = 30.0
+"""Seconds of CPU, the report's workers included, that a full sweep's report may take."""
+MEMORY_GOAL = 600.0
+"""MB that the report's whole process tree may hold at its peak (RSS summed)."""
+
+
+def _within(value: float, goal: float) -> str:
+    return "within" if value <= goal else "OVER"
+
+
 def _row(name: str, found: dict[str, object]) -> list[str]:
     phases = found["phases"]
     assert isinstance(phases, dict)
@@ -202,12 +225,17 @@ def _row(name: str, found: dict[str, object]) -> list[str]:
         total_wall += wall
         total_cpu += cpu
         peak = f"{peaks[phase]:.0f} (so far)" if phase in peaks else ""
-        lines.append(f"| {name} | {phase} | {wall:.1f} | {cpu:.1f} | {peak} |")
-    peak = (
-        f"{found['peak_mb']:.0f} (largest worker {found['worker_peak_mb']:.0f}; all "
-        f"processes {found['tree_peak_mb']:.0f})"
+        lines.append(f"| {name} | {phase} | {wall:.1f} | {cpu:.1f} | {peak} | |")
+    tree = float(found["tree_rss_mb"])  # type: ignore[arg-type]
+    peak = f"{found['peak_mb']:.0f} (largest worker {found['worker_peak_mb']:.0f})"
+    lines.append(
+        f"| {name} | **all** | **{total_wall:.1f}** | **{total_cpu:.1f}** | {peak} | "
+        f"**{tree:.0f}** (PSS {found['tree_pss_mb']:.0f}) |"
     )
-    lines.append(f"| {name} | **all** | **{total_wall:.1f}** | **{total_cpu:.1f}** | {peak} |")
+    lines.append(
+        f"| {name} | goal | | {_within(total_cpu, CPU_GOAL)} {CPU_GOAL:.0f} s | | "
+        f"{_within(tree, MEMORY_GOAL)} {MEMORY_GOAL:.0f} MB |"
+    )
     return lines
 
 
@@ -236,8 +264,9 @@ def main() -> None:
         )
         codes = [("after", SRC)] + ([("before", Path(args.before))] if args.before else [])
         lines = [
-            "| code | phase | wall (s) | CPU (s) | peak memory (MB) |",
-            "|---|---|---|---|---|",
+            "| code | phase | wall (s) | CPU (s, all processes) | peak RSS (MB): report "
+            "process | peak RSS (MB): all processes summed |",
+            "|---|---|---|---|---|---|",
         ]
         plans = []
         for name, src in codes:

@@ -8,7 +8,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.record.read import read_log
+from inspect_medsp.record.read import parse_log, parsed_run, read_log
 
 SCRIPTED = "medsp/scripted"
 
@@ -59,4 +59,20 @@ def test_a_lean_read_leaves_out_the_rubric_score_explanation(demo_log: EvalLog) 
     assert not any(s.scores["medsp_rubric"].explanation for s in lean)
     assert [s.scores["medsp_rubric"].value for s in lean] == [
         s.scores["medsp_rubric"].value for s in full
+    ]
+
+
+def test_typing_a_parsed_log_lets_go_of_its_json_and_types_every_sample(
+    demo_log: EvalLog,
+) -> None:
+    path = str(demo_log.location)
+    parsed = parse_log(path, lean=True)
+    assert parsed.samples is not None
+    count = len(parsed.samples)
+    run = parsed_run(parsed)
+    assert parsed.samples == []
+    read = read_log(path, lean=True).samples
+    assert count == len(read) == len(run.samples) > 0
+    assert [(s.id, s.epoch, s.values, s.counts, s.turns) for s in run.samples] == [
+        (s.id, s.epoch, s.values, s.counts, s.turns) for s in read
     ]

@@ -10,7 +10,10 @@ hooks).
 - ``render``: the Trajectory as the grader reads it.
 - ``vocabulary``: competencies, case metadata fields, specialty labels, item-text folding.
 - ``read``: :func:`read_log`, typed runs and samples of any log this package wrote
-  (``NotMedSP`` for a log of another task).
+  (``NotMedSP`` for a log of another task); ``sample_files`` parses an ``.eval`` zip's
+  samples for it. What it returns: ``run`` (``MedspRun``), ``sample`` (``MedspSample``),
+  ``parts`` (a sample's metadata, recorded encounter and score), ``items`` (a lean read's
+  rubric items, kept as rows).
 
 Every stored name lives here (a scorer a slice adds keeps its ``ScorerResult`` beside
 it); ``docs/log-schema.md`` lists them.

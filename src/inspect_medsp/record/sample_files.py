@@ -10,7 +10,7 @@ skipped inside the parser, and the scenario's frozen record in the metadata is d
 asked for. The fields kept are the same values Inspect's reader would give.
 
 A *lean* read (the report's) keeps less: of the store only the encounter's turn count,
-refusals, times, end and reply health (``read.RecordedEncounter``; the sample's ``store`` is
+refusals, times, end and reply health (``parts.RecordedEncounter``; the sample's ``store`` is
 empty and it has no ``trajectory``), no scenario record, no score explanation, and no grader
 evidence, reasoning or conflicts in the rubric score's metadata. A full-set log so read takes
 a tenth of the memory.

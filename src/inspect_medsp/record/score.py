@@ -67,6 +67,7 @@ FIGURES = "figures"
 """The metadata key of every figure of a score whose value holds its headline alone (the
 rubric's :class:`ScoreValue`; another scorer's full value, numbered as its value is)."""
 
+
 def figures_of(value: object, metadata: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """Every figure of any scorer's score: its metadata's :data:`FIGURES` when its value holds
     the headlines alone, else its value (a score written before them); None for an unscored
