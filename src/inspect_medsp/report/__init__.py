@@ -37,7 +37,7 @@ from inspect_medsp.report.merging import MERGE, merge
 from inspect_medsp.report.paper_table import table_latex, table_markdown
 from inspect_medsp.report.profile import PROFILE
 from inspect_medsp.report.runs import collect, find_logs
-from inspect_medsp.report.section import FILES, Page, Section, render_markdown
+from inspect_medsp.report.section import FILES, Page, Section, render_markdown, report_files
 from inspect_medsp.report.shards import ShardSetRefused, shard_sets
 from inspect_medsp.report.specialties import SPECIALTIES
 from inspect_medsp.report.strategy import STRATEGY
@@ -85,6 +85,7 @@ __all__ = [
     "points",
     "pooled_metrics",
     "render_markdown",
+    "report_files",
     "report_command",
     "save",
     "shade",

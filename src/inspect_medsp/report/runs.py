@@ -173,8 +173,13 @@ def read_all(
                     pool.submit(_parse_or_say, path, digests): i for i, path in enumerate(paths)
                 }
                 for future in as_completed(futures):
+                    i, parsed = futures.pop(future), future.result()
+                    if not futures:
+                        # the last log: its worker (which keeps the memory of the JSON it
+                        # parsed) ends before this process types it, the peak of a read
+                        pool.shutdown(wait=True)
                     # typed, and its JSON let go of (the future holds it), as each arrives
-                    found[futures.pop(future)] = _typed_or_say(future.result())
+                    found[i] = _typed_or_say(parsed)
                     advance()
     return [found[i] for i in range(len(paths))]
 
