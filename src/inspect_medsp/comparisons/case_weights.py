@@ -135,6 +135,53 @@ def _variance(w: np.ndarray, x: np.ndarray) -> np.ndarray:
     return kept
 
 
+def studentized_variance(x: np.ndarray, case: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Draws of the variance of ``x`` from a studentized case bootstrap of its log, one per
+    row of case counts ``k``: ``exp(log s2 - t* se)``, where ``t* = (log s2* - log s2) /
+    se*`` is each resample's studentized deviation and ``se`` the standard error of
+    ``log s2`` from the cases' own contributions (``u_c``, the squared deviations of case
+    ``c``'s values: ``se^2 = C / (C - 1) sum (u_c - s2 n_c)^2 / ((N - 1) s2)^2``).
+
+    A plain case bootstrap of the variance centres on the sample's own ``s2``; when a few
+    far-out cases set the population's spread, a sample that missed them has a small ``s2``
+    and resamples of it as small, so its range lies below the truth (an independent
+    simulation: the truth above the plan's range 21-28% of the time). Studentizing on the log
+    scale lets a sample whose spread rests on few cases (a large ``se``) reach further up.
+    Every weight 1 gives ``t* = 0``, the sample's own variance; a resample whose variance or
+    ``se*`` is 0 keeps its plain bootstrap variance."""
+    plain = _variance(k[:, case], x)
+    cases = k.shape[1]
+    if len(x) < 3 or cases < 2:
+        return plain
+    onehot = np.zeros((len(x), cases))
+    onehot[np.arange(len(x)), case] = 1.0
+    sizes = onehot.sum(axis=0)
+
+    def log_se(w: np.ndarray, counts: np.ndarray, s2: np.ndarray) -> np.ndarray:
+        n = w.sum(axis=1, keepdims=True)
+        mean = (w @ x)[:, None] / n
+        u = ((x[None, :] - mean) ** 2) @ onehot
+        drawn = counts @ (sizes > 0).astype(float)
+        spread = (counts * (u - s2[:, None] * sizes[None, :] * (n - 1) / n) ** 2).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out: np.ndarray = np.sqrt(drawn / np.maximum(drawn - 1, 1) * spread) / (
+                (n[:, 0] - 1) * s2
+            )
+        return out
+
+    s2 = float(_variance(np.ones((1, len(x))), x)[0])
+    if not s2 > 0:
+        return plain
+    se = float(log_se(np.ones((1, len(x))), np.ones((1, cases)), np.array([s2]))[0])
+    se_star = log_se(k[:, case], k, plain)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (np.log(plain) - math.log(s2)) / se_star
+        out: np.ndarray = np.exp(math.log(s2) - t * se)
+    usable = (plain > 0) & (se_star > 0) & np.isfinite(out)
+    kept: np.ndarray = np.where(usable, out, plain)
+    return kept
+
+
 def parts(s: Scenarios, w: np.ndarray) -> Parts:
     """:func:`~inspect_medsp.comparisons.variance_split.decompose` under scenario weights
     ``w`` (shape ``(rows, scenarios)``)."""
@@ -191,7 +238,7 @@ def run_spreads(s: Scenarios, k: np.ndarray) -> list[Spread | None]:
     """The run's spread under each row of case counts ``k`` (None with under 2 scenarios)."""
     w = k[:, s.case]
     split = parts(s, w)
-    fixed = np.maximum(0.0, _variance(w, s.value) - split.noise)
+    fixed = np.maximum(0.0, studentized_variance(s.value, s.case, k) - split.noise)
     rho = icc(s.value, s.case, k)
     return _spreads(fixed, split.per_epoch, rho, split.epochs)
 
@@ -204,9 +251,9 @@ def pair_spreads(a: Scenarios, b: Scenarios, k: np.ndarray) -> list[Spread | Non
         return [None] * len(k)
     d = b.value[ib] - a.value[ia]
     case = a.case[ia]
-    wa, wb, wd = k[:, a.case], k[:, b.case], k[:, case]
+    wa, wb = k[:, a.case], k[:, b.case]
     parts_a, parts_b = parts(a, wa), parts(b, wb)
-    fixed = np.maximum(0.0, _variance(wd, d) - parts_a.noise - parts_b.noise)
+    fixed = np.maximum(0.0, studentized_variance(d, case, k) - parts_a.noise - parts_b.noise)
     rho = icc(d, case, k)
     epochs = (parts_a.epochs + parts_b.epochs) / 2
     return _spreads(fixed, parts_a.per_epoch + parts_b.per_epoch, rho, epochs)
@@ -244,8 +291,16 @@ def once(cases: int) -> np.ndarray:
 def icc_draws(values: np.ndarray, case: np.ndarray, draws: int, seed: int) -> np.ndarray:
     """Draws of the intra-case correlation that the run's scenario values leave possible: the
     generalised pivot of the one-way ANOVA (``F = MSB / MSW`` is ``(1 + (n0 - 1) rho) /
-    (1 - rho)`` times an ``F(C - 1, N - C)`` variable, so each draw of that variable gives
-    one ``rho``), kept within [:data:`LOWEST_RHO`, 1]; all 0 when no case has two scenarios.
+    (1 - rho)`` times an ``F(nu1, nu2)`` variable, so each draw of that variable gives one
+    ``rho``), kept within [:data:`LOWEST_RHO`, 1]; all 0 when no case has two scenarios.
+
+    ``nu1`` and ``nu2`` are the Satterthwaite degrees of freedom of the two mean squares from
+    their cases' own contributions (:func:`mean_square_df`): ``C - 1`` and ``N - C`` when
+    the case effects and the scenario values are normal, fewer when they are heavy-tailed
+    (a few far-out cases then carry a mean square, and it varies more than a chi-square on
+    ``C - 1`` says). They are never taken above the normal ones. With ``C - 1`` and ``N - C``
+    the 10-90% range of the plan's ``mdd`` held an independent simulation's truth 61-69% of
+    the time (heavy-tailed case effects); with these, 77-80%.
 
     The draws are not clipped at 0: when the true correlation is near 0, half the pivot's
     draws fall below it, and setting them to 0 would move the lower end of every range built
@@ -266,12 +321,35 @@ def icc_draws(values: np.ndarray, case: np.ndarray, draws: int, seed: int) -> np
     sums = np.bincount(case, weights=values, minlength=cases)
     means = np.where(present, sums / np.maximum(sizes, 1), 0.0)
     grand = float(values.mean())
-    msb = float((sizes * (means - grand) ** 2).sum()) / (c - 1)
-    msw = float(((values - means[case]) ** 2).sum()) / (n - c)
+    between = np.where(present, sizes * (means - grand) ** 2, 0.0)
+    within = np.bincount(case, weights=(values - means[case]) ** 2, minlength=cases)
+    msb = float(between.sum()) / (c - 1)
+    msw = float(within.sum()) / (n - c)
     n0 = (n - float((sizes**2).sum()) / n) / (c - 1)
     if msw <= 0:
         return np.ones(draws) if msb > 0 else np.zeros(draws)
-    f = np.random.default_rng(seed).f(c - 1, n - c, draws)
+    nu1 = mean_square_df(between[present], np.full(c, 1.0 - 1.0 / c), c - 1)
+    nu2 = mean_square_df(within[present], sizes[present] - 1.0, n - c)
+    rng = np.random.default_rng(seed)
+    f = (rng.chisquare(nu1, draws) / nu1) / (rng.chisquare(nu2, draws) / nu2)
     ratio = msb / msw / f
     out: np.ndarray = np.clip((ratio - 1) / (ratio + n0 - 1), LOWEST_RHO, 1.0)
     return out
+
+
+def mean_square_df(parts: np.ndarray, df: np.ndarray, normal: float) -> float:
+    """Satterthwaite degrees of freedom of a mean square that is the sum of its cases'
+    ``parts`` (``df`` the degrees of freedom each part carries): ``2 (sum parts)^2`` over the
+    variance of that sum, estimated from the parts' spread around their expected share
+    (``df / sum(df)`` of the total), ``C / (C - 1)`` times their sum of squares. At most
+    ``normal`` (the normal-theory degrees of freedom: the estimate of a heavy tail from few
+    cases is itself noisy, and a range is never made narrower than the normal one), at
+    least 1."""
+    total = float(parts.sum())
+    cases = len(parts)
+    if total <= 0 or cases < 2 or float(df.sum()) <= 0:
+        return normal
+    spread = cases / (cases - 1) * float(((parts - total * df / df.sum()) ** 2).sum())
+    if spread <= 0:
+        return normal
+    return float(min(normal, max(1.0, 2 * total * total / spread)))

@@ -5,6 +5,8 @@ The numbers come from :mod:`~inspect_medsp.comparisons.planning` (the formulas) 
 spread the runs show (:mod:`~inspect_medsp.comparisons.spread`); the cost per scenario and epoch
 is ``medsp-estimate``'s token model at the turns each encounter really took
 (:func:`~inspect_medsp.estimate.bill.run_bill`), priced with ``--model-cost-config``.
+
+The ranges in brackets come from :mod:`~inspect_medsp.comparisons.plan_ranges`.
 """
 
 from __future__ import annotations
@@ -12,20 +14,17 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
 
-import numpy as np
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ModelCost
 from pydantic import BaseModel
 
-from inspect_medsp.comparisons.case_weights import (
-    case_draws,
-    icc_draws,
-    pair_spreads,
-    paired_values,
-    run_spreads,
-    scenarios_of,
+from inspect_medsp.comparisons.plan_ranges import (
+    EPOCH_CHOICES,
+    RESAMPLES,
+    Range,
+    half_width_range,
+    pair_ranges,
 )
 from inspect_medsp.comparisons.planning import (
     FULL_CASES,
@@ -38,17 +37,12 @@ from inspect_medsp.comparisons.planning import (
 )
 from inspect_medsp.comparisons.spread import components, pair_spread, run_spread
 from inspect_medsp.estimate import cost, run_bill
-from inspect_medsp.record import CLINICIAN, MedspSample, read_log
+from inspect_medsp.record import CLINICIAN, read_log
 from inspect_medsp.report import Analysis
 from inspect_medsp.scoring import case_of
 from inspect_medsp.stats import OVERALL, Comparison
 
-EPOCH_CHOICES = (1, 2, 3, 5)
-RESAMPLES = 200
-"""Case bootstrap resamples behind every range of the plan."""
-RANGE_SEED = 1638
-Range = tuple[float, float]
-"""10th and 90th percentile over the case bootstrap of the whole projection."""
+__all__ = ["Plan", "half_width_range", "make_plan", "pair_ranges", "render_plan"]
 CURATED = (
     "Q100 (medsp100) is a curated, quality-controlled subset, not a random draw of the 1,548 "
     "scenarios: its mean is not a forecast of the full-set mean. The plan carries over only "
@@ -246,59 +240,6 @@ def _pair(
     )
 
 
-def _percentiles(values: list[float]) -> Range | None:
-    finite = [v for v in values if math.isfinite(v)]
-    if len(finite) < 10:
-        return None
-    low, high = np.percentile(finite, [10, 90])
-    return float(low), float(high)
-
-
-def half_width_range(samples: Sequence[MedspSample], epochs: int) -> Range | None:
-    """The 10th-90th percentile of the full-set half-width: the spread of a case bootstrap of
-    the run, with the intra-case correlation drawn from its pivot (``icc_draws``)."""
-    scenarios = scenarios_of(samples, {})
-    cases = int(scenarios.case.max(initial=-1)) + 1
-    if cases < 2:
-        return None
-    spreads = run_spreads(scenarios, case_draws(cases, RESAMPLES, RANGE_SEED))
-    rhos = icc_draws(scenarios.value, scenarios.case, RESAMPLES, RANGE_SEED)
-    return _percentiles(
-        [
-            half_width(s._replace(rho=r), FULL_SCENARIOS, epochs)
-            for s, r in zip(spreads, rhos, strict=True)
-            if s
-        ]
-    )
-
-
-def pair_ranges(
-    a: Sequence[MedspSample], b: Sequence[MedspSample], detect: float
-) -> tuple[dict[int, Range], dict[int, Range]]:
-    """Epochs -> 10th-90th percentile of the full-set mdd, and of the scenarios needed to
-    detect ``detect``: a case bootstrap of both runs together, with the intra-case correlation
-    of the differences drawn from its pivot."""
-    cases: dict[str, int] = {}
-    first, second = scenarios_of(a, cases), scenarios_of(b, cases)
-    if len(cases) < 2:
-        return {}, {}
-    differences, case = paired_values(first, second)
-    rhos = icc_draws(differences, case, RESAMPLES, RANGE_SEED)
-    draws = pair_spreads(first, second, case_draws(len(cases), RESAMPLES, RANGE_SEED))
-    spreads = [s._replace(rho=r) for s, r in zip(draws, rhos, strict=True) if s]
-    mdds = {
-        e: r
-        for e in EPOCH_CHOICES
-        if (r := _percentiles([mdd(s, FULL_SCENARIOS, e) for s in spreads]))
-    }
-    needed = {
-        e: r
-        for e in EPOCH_CHOICES
-        if (r := _percentiles([float(scenarios_needed(s, detect, e)) for s in spreads]))
-    }
-    return mdds, needed
-
-
 def _span(value: Range | None, scale: float = 100.0, digits: int = 1) -> str:
     if value is None:
         return ""
@@ -313,6 +254,68 @@ def _money(value: float | None) -> str:
     return "n/a" if value is None else f"${value:,.0f}"
 
 
+def _run_lines(r: RunPlan) -> list[str]:
+    """One group's line of the plan (and its missing prices)."""
+    here = (
+        f"macro {_pts(r.macro)} [{_pts(r.ci_low)}, {_pts(r.ci_high)}] over {r.scenarios} "
+        f"scenarios from {r.cases} cases"
+    )
+    full = (
+        f"expect +/- {_pts(r.full_half_width)} points{_span(r.full_half_width_range)} on "
+        "the full set"
+        if r.full_half_width is not None
+        else "too few scenarios to say"
+    )
+    rho = (
+        f"intra-case correlation {r.rho:.2f} from {r.multi_cases} cases with 2+ scenarios"
+        if r.multi_cases
+        else "no case with 2+ scenarios: intra-case correlation taken as 0 (a lower bound)"
+    )
+    cost = (
+        f"; {_money(r.cost_per_scenario * FULL_SCENARIOS)} per full-set epoch"
+        if r.cost_per_scenario is not None
+        else ""
+    )
+    out = [f"- {r.group}: {here}; {full} ({rho}){cost}"]
+    if r.missing_prices:
+        out.append(f"  no price for {', '.join(r.missing_prices)} in --model-cost-config")
+    return out
+
+
+def _pair_lines(p: PairPlan, target: str) -> list[str]:
+    """One comparison's lines of the plan."""
+    out = [
+        f"- {p.group_b} minus {p.group_a}: {_pts(p.difference)} points here over "
+        f"{p.shared} shared scenarios (this comparison can detect {_pts(p.mdd_here)})"
+    ]
+    choices = EPOCH_CHOICES if p.epochs_help else EPOCH_CHOICES[:1]
+    full = ", ".join(
+        f"{_pts(p.mdd_full[e])}{_span(p.mdd_full_range.get(e))} at {e} epoch{'s' if e > 1 else ''}"
+        for e in choices
+    )
+    out.append(f"  on the full set it could detect: {full}")
+    for e in choices:
+        n = p.needed[e]
+        span = _span(p.needed_range.get(e), scale=1.0, digits=0)
+        what = (
+            f"{n:,} scenarios{span}"
+            if n <= FULL_SCENARIOS
+            else f"{n:,} scenarios{span}: more than the full set"
+        )
+        money = f", {_money(p.cost[e])} for both runs" if p.cost[e] is not None else ""
+        out.append(f"  {e} epoch{'s' if e > 1 else ' '}: {what}{money}")
+    if p.full_epochs is None:
+        out.append(f"  the full set cannot detect {target} at any number of epochs up to 20")
+    else:
+        out.append(f"  the full set detects it with {p.full_epochs} epoch(s)")
+    if not p.epochs_help:
+        out.append(
+            "  (these runs had one epoch and one grading each: the planner cannot tell "
+            "encounter noise from scenario effects, so it assumes epochs do not help)"
+        )
+    return out
+
+
 def render_plan(plan: Plan) -> str:
     """The plan as plain text for the terminal."""
     target = f"{plan.detect * 100:.1f} points"
@@ -325,29 +328,7 @@ def render_plan(plan: Plan) -> str:
     out += [CURATED, ""]
     out.append("Each run on the full set, at the epochs it had:")
     for r in plan.runs:
-        here = (
-            f"macro {_pts(r.macro)} [{_pts(r.ci_low)}, {_pts(r.ci_high)}] over {r.scenarios} "
-            f"scenarios from {r.cases} cases"
-        )
-        full = (
-            f"expect +/- {_pts(r.full_half_width)} points{_span(r.full_half_width_range)} on "
-            "the full set"
-            if r.full_half_width is not None
-            else "too few scenarios to say"
-        )
-        rho = (
-            f"intra-case correlation {r.rho:.2f} from {r.multi_cases} cases with 2+ scenarios"
-            if r.multi_cases
-            else "no case with 2+ scenarios: intra-case correlation taken as 0 (a lower bound)"
-        )
-        cost = (
-            f"; {_money(r.cost_per_scenario * FULL_SCENARIOS)} per full-set epoch"
-            if r.cost_per_scenario is not None
-            else ""
-        )
-        out.append(f"- {r.group}: {here}; {full} ({rho}){cost}")
-        if r.missing_prices:
-            out.append(f"  no price for {', '.join(r.missing_prices)} in --model-cost-config")
+        out += _run_lines(r)
     out.append("")
     if not plan.pairs:
         out.append("Give two or more runs over shared scenarios to plan a comparison.")
@@ -357,36 +338,7 @@ def render_plan(plan: Plan) -> str:
         f"{target} with 80% power at two-sided 5%:"
     )
     for p in plan.pairs:
-        out.append(
-            f"- {p.group_b} minus {p.group_a}: {_pts(p.difference)} points here over "
-            f"{p.shared} shared scenarios (this comparison can detect {_pts(p.mdd_here)})"
-        )
-        choices = EPOCH_CHOICES if p.epochs_help else EPOCH_CHOICES[:1]
-        full = ", ".join(
-            f"{_pts(p.mdd_full[e])}{_span(p.mdd_full_range.get(e))} at {e} "
-            f"epoch{'s' if e > 1 else ''}"
-            for e in choices
-        )
-        out.append(f"  on the full set it could detect: {full}")
-        for e in choices:
-            n = p.needed[e]
-            span = _span(p.needed_range.get(e), scale=1.0, digits=0)
-            what = (
-                f"{n:,} scenarios{span}"
-                if n <= FULL_SCENARIOS
-                else f"{n:,} scenarios{span}: more than the full set"
-            )
-            money = f", {_money(p.cost[e])} for both runs" if p.cost[e] is not None else ""
-            out.append(f"  {e} epoch{'s' if e > 1 else ' '}: {what}{money}")
-        if p.full_epochs is None:
-            out.append(f"  the full set cannot detect {target} at any number of epochs up to 20")
-        else:
-            out.append(f"  the full set detects it with {p.full_epochs} epoch(s)")
-        if not p.epochs_help:
-            out.append(
-                "  (these runs had one epoch and one grading each: the planner cannot tell "
-                "encounter noise from scenario effects, so it assumes epochs do not help)"
-            )
+        out += _pair_lines(p, target)
     out += [
         "",
         "Method: scenario variance, intra-case correlation and epoch/grader noise as observed; "
@@ -397,7 +349,9 @@ def render_plan(plan: Plan) -> str:
         "freedom. In brackets: the 10th to 90th percentile of each number over a case "
         f"bootstrap of the runs ({RESAMPLES} resamples, seeded; a case drawn twice counts as "
         "two cases), with the intra-case correlation drawn from its one-way ANOVA pivot "
-        "(resampling a few multi-scenario cases understates how uncertain it is), as the "
+        "(resampling a few multi-scenario cases understates how uncertain it is), its degrees "
+        "of freedom from how unevenly the cases carry the two mean squares (fewer when a few "
+        "far-out cases carry them), as the "
         "spread and the correlation are themselves estimated from few cases. Costs: "
         "medsp-estimate's token "
         "model at the turns the encounters took, list prices, no prompt-cache discounts, "

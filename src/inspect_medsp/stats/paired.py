@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from inspect_medsp.scoring import MIN_CASES
-from inspect_medsp.stats.pairtest import paired_test
+from inspect_medsp.stats.pairtest import PairedTest, paired_test
 from inspect_medsp.stats.power import ALPHA, NO_SPREAD, POWER, holm, mdd
 from inspect_medsp.stats.signflip import EXACT_CASES, PERMUTATIONS, SEED, smallest_p
 from inspect_medsp.stats.simpower import SIMULATED_CASES, simulated_mdd
@@ -189,27 +189,44 @@ def paired_differences(
         for column, (i, *_) in enumerate(batch):
             done = results[i]
             assert done is not None
-            se, df = float(test.se[column]), float(test.df[column])
             alpha = ALPHA if alphas is None else alphas[i]
-            found = nan
-            if detectable and done.smallest_p < alpha:
-                found = detectable_difference(sums[column], sizes[column], se, df, alpha)
-                if bounded[i] and found > 1.0:
-                    found = nan  # no difference two shares can have is found with 80% power
-            low, high = float(test.low[column]), float(test.high[column])
-            clipped = bounded[i] and (low < -1.0 or high > 1.0)
-            if clipped:
-                low, high = max(low, -1.0), min(high, 1.0)
-            results[i] = done._replace(
-                ci_low=low,
-                ci_high=high,
-                clipped=clipped,
-                p_value=float(test.p_values[column]),
-                se=se,
-                mdd=found,
-                df=df,
+            results[i] = _finished(
+                done, test, column, (sums[column], sizes[column]), alpha, bounded[i], detectable
             )
     return [r for r in results if r is not None]
+
+
+def _finished(
+    done: Paired,
+    test: PairedTest,
+    column: int,
+    case_sums: tuple[np.ndarray, np.ndarray],
+    alpha: float,
+    shares: bool,
+    detectable: bool,
+) -> Paired:
+    """``done`` with its interval, p-value and ``mdd`` from column ``column`` of ``test``
+    (``case_sums``: its cases' sums of differences and sizes; ``shares``: both sides are
+    shares, so the interval is clipped to +/-1 and an ``mdd`` above 1 is not given)."""
+    se, df = float(test.se[column]), float(test.df[column])
+    found = math.nan
+    if detectable and done.smallest_p < alpha:
+        found = detectable_difference(*case_sums, se, df, alpha)
+        if shares and found > 1.0:
+            found = math.nan  # no difference two shares can have is found with 80% power
+    low, high = float(test.low[column]), float(test.high[column])
+    clipped = shares and (low < -1.0 or high > 1.0)
+    if clipped:
+        low, high = max(low, -1.0), min(high, 1.0)
+    return done._replace(
+        ci_low=low,
+        ci_high=high,
+        clipped=clipped,
+        p_value=float(test.p_values[column]),
+        se=se,
+        mdd=found,
+        df=df,
+    )
 
 
 def detectable_difference(
