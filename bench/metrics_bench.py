@@ -6,7 +6,7 @@ Builds synthetic scores shaped like the real benchmark (1,638 scenarios over 613
 rubric with 4-30 items spread over the competencies, some without MK or PBLI) and times the
 summary metric the task reports (``medsp_summary``, run at every interim refresh) and the full
 ``macro`` and ``micro`` breakdowns (intervals for every competency) that the report uses.
-It also times the report's paired comparison (:func:`~inspect_medsp.stats.pairwise.pairwise`)
+It also times the report's paired comparison (:func:`~inspect_medsp.stats.pairs.pairwise`)
 of 5 groups over 1,548 scenarios from 613 cases: every pair, overall and per competency, with
 bootstrap intervals, permutation p-values, Holm and ``mdd``.
 The best of several runs is printed, in milliseconds.
@@ -26,7 +26,7 @@ from inspect_medsp.data.models import COMPETENCIES
 from inspect_medsp.record.read import MedspSample, MedspScore, SampleMetadata
 from inspect_medsp.record.score import ScoreMetadata, ScoreValue
 from inspect_medsp.scoring.metrics import macro, medsp_summary, micro, score_value
-from inspect_medsp.stats.pairwise import pairwise
+from inspect_medsp.stats.pairs import pairwise
 
 CASES = 613
 GROUPS = 5

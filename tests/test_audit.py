@@ -11,13 +11,19 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
+from inspect_medsp.audit import medsp_simulation_audit
 from inspect_medsp.audit.capability import unaudited_line
 from inspect_medsp.audit.result import SimulationAudit
 from inspect_medsp.audit.review import harness_counts
-from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
-from inspect_medsp.record.trajectory import ReplyHealth, Trajectory, TurnRecord
+from inspect_medsp.record import (
+    ClinicianReply,
+    EnvironmentReply,
+    PatientReply,
+    ReplyHealth,
+    Trajectory,
+    TurnRecord,
+)
 from inspect_medsp.scripted.recognise import fold
 from inspect_medsp.tasks import medsp_task
 from tests.support.metrics import scored as scored_as

@@ -36,9 +36,9 @@ from inspect_ai.model import BatchConfig, GenerateConfig, Model, get_model
 from inspect_ai.scorer import Scorer
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.audit.scorer import medsp_simulation_audit
-from inspect_medsp.probes.scorer import medsp_grader_probe
-from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.audit import medsp_simulation_audit
+from inspect_medsp.probes import medsp_grader_probe
+from inspect_medsp.scoring import medsp_rubric
 from inspect_medsp.scripted.recognise import recognise
 from inspect_medsp.scripted.replies import reply
 from tests.support.metrics import scored

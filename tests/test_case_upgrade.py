@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from inspect_medsp.cases import load_custom
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.cli import main
-from inspect_medsp.cases.load import load_custom
 from inspect_medsp.cases.write import new_case
 
 OLD_HEADINGS = {

@@ -15,10 +15,10 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_custom
+from inspect_medsp.cases import load_custom
 from inspect_medsp.cases.check import check_set
 from inspect_medsp.cases.cli import main
 from inspect_medsp.cases.draft import draft_case
-from inspect_medsp.cases.load import load_custom
 from inspect_medsp.cases.write import new_case, write_demo
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.estimate.selection import from_task

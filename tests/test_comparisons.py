@@ -16,13 +16,8 @@ from inspect_ai.scorer import SampleScore, Score, Value, stderr
 
 from inspect_medsp.full_report import render_markdown, write_report
 from inspect_medsp.report import analyse
-from inspect_medsp.scoring.clustered import clustered_ratio
-from inspect_medsp.scoring.metrics import mean_ci
-from inspect_medsp.scoring.tdist import t_quantile
-from inspect_medsp.stats import signflip
-from inspect_medsp.stats.paired import holm, paired_difference
-from inspect_medsp.stats.pairwise import Comparison, pairwise
-from inspect_medsp.stats.power import mdd_factor
+from inspect_medsp.scoring import clustered_ratio, mean_ci, t_quantile
+from inspect_medsp.stats import Comparison, holm, mdd_factor, paired_difference, pairwise, signflip
 from tests.support.runs import run
 from tests.test_report import medsp_run
 

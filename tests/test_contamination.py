@@ -16,21 +16,18 @@ from inspect_ai.log import EvalLog, read_eval_log, resolve_sample_attachments, w
 import inspect_medsp.measures
 from inspect_medsp.cases.write import new_case
 from inspect_medsp.cli import main as cli_main
-from inspect_medsp.contamination.capability import CONTAMINATION
+from inspect_medsp.contamination import CONTAMINATION, medsp_contamination
 from inspect_medsp.contamination.probes import MASK, PROBE_NAMES, build_probes
 from inspect_medsp.contamination.report import ProbedScenario, model_recall
 from inspect_medsp.contamination.result import Contamination as Recall
 from inspect_medsp.contamination.result import ProbeOutcome
 from inspect_medsp.contamination.settings import ProbeSettings
-from inspect_medsp.contamination.task import medsp_contamination
 from inspect_medsp.contamination.text import longest_common_run, ngram_overlap, shuffled, words
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.estimate.cli import main as estimate_main
 from inspect_medsp.full_report import write_report
-from inspect_medsp.record.result import result_of
-from inspect_medsp.record.vocabulary import normalise
+from inspect_medsp.record import normalise, result_of
 from inspect_medsp.scripted import personas
 from inspect_medsp.tasks import medsp_demo
 from tests.support.offline_tokens import inspect_cli

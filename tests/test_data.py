@@ -18,14 +18,21 @@ import pytest
 import inspect_medsp
 import inspect_medsp.taskbuild.build as build_module
 import inspect_medsp.taskbuild.variant as tasks_module
+from inspect_medsp.data import (
+    COMPETENCIES,
+    ROLES,
+    SampleRecord,
+    load_rubrics,
+    load_subset,
+    read_rubric,
+    select_ids,
+)
 from inspect_medsp.data.dataset import (
     METADATA_KEY,
     load_records,
     rubric_report,
     sample_input,
 )
-from inspect_medsp.data.models import COMPETENCIES, ROLES, SampleRecord
-from inspect_medsp.data.rubrics import load_rubrics, load_subset, read_rubric
 from inspect_medsp.data.scenarios import (
     PacketError,
     discover_scenario_ids,
@@ -36,7 +43,6 @@ from inspect_medsp.data.scenarios import (
     read_packet,
     strip_deleted,
 )
-from inspect_medsp.data.selection import select_ids
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.tasks import medsp100, medsp1000, medsp_demo
 from tests.conftest import DEMO, REPO

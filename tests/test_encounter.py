@@ -19,8 +19,7 @@ from inspect_ai.model import ModelOutput
 
 from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.replies import ClinicianReply, EnvironmentReply, PatientReply
-from inspect_medsp.record.trajectory import TurnRecord
+from inspect_medsp.record import ClinicianReply, EnvironmentReply, PatientReply, TurnRecord
 from inspect_medsp.tasks import medsp_task
 from tests.support.metrics import scored
 from tests.support.offline_tokens import inspect_cli
@@ -956,7 +955,7 @@ def test_speaker_prefix_rules() -> None:
 def test_the_controller_names_actions_by_number_and_the_record_keeps_their_words() -> None:
     from inspect_medsp.calls.replies import parse_reply
     from inspect_medsp.encounter.engine import named, numbered_lines
-    from inspect_medsp.record.replies import EnvironmentReply
+    from inspect_medsp.record import EnvironmentReply
 
     actions = ["Check the airway", "Give oxygen"]
     assert numbered_lines(actions) == "1. Check the airway\n2. Give oxygen"

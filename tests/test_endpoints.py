@@ -36,7 +36,7 @@ from inspect_medsp.cases.write import write_demo
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.preflight import loopback, place
 from inspect_medsp.preflight.endpoints import place_url
-from inspect_medsp.record.read import read_log
+from inspect_medsp.record import read_log
 from tests.support.no_connect import MARK
 from tests.test_provider_http import (  # noqa: F401 (the fixture, found by its name)
     Provider,

@@ -12,18 +12,16 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.estimate.bill import BILL, run_bill
+from inspect_medsp.estimate import BILL, load_prices, run_bill
 from inspect_medsp.estimate.cli import main
-from inspect_medsp.estimate.prices import load_prices
 from inspect_medsp.full_report import SECTIONS, write_report
-from inspect_medsp.record.read import read_log
-from inspect_medsp.report.runs import collect
+from inspect_medsp.record import read_log
+from inspect_medsp.report import collect
 from inspect_medsp.report.section import digests
-from inspect_medsp.scripted.recognise import demo_records
+from inspect_medsp.scripted import demo_records
 from inspect_medsp.scripted.scripts import load_scripts
 from inspect_medsp.tokens import CHARS_PER_TOKEN
-from inspect_medsp.workload.model import estimate_records
-from inspect_medsp.workload.sizes import Assumptions, RoleEstimate
+from inspect_medsp.workload import Assumptions, RoleEstimate, estimate_records
 
 SCRIPTED = "medsp/scripted"
 TOLERANCE = 0.15

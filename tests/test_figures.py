@@ -21,8 +21,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.data.caseset import published_set
-from inspect_medsp.data.rubrics import load_rubrics
+from inspect_medsp.data import load_rubrics, published_set
 from inspect_medsp.full_report import write_report
 from inspect_medsp.report import (
     PALETTE,
@@ -34,7 +33,7 @@ from inspect_medsp.report import (
     styles,
     token_edges,
 )
-from inspect_medsp.scoring.metrics import Row, completion_summary
+from inspect_medsp.scoring import Row, completion_summary
 from inspect_medsp.specialty import SpecialtiesFile
 from tests.conftest import DEMO
 from tests.support.scripts import Script

@@ -23,12 +23,12 @@ from bench.synthetic_logs import (
 from inspect_medsp.cli import main
 from inspect_medsp.comparisons.plan_report import half_width_range, pair_ranges
 from inspect_medsp.comparisons.spread import rerun_noise
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.full_report import render_markdown
+from inspect_medsp.record import ScoreMetadata, ScoreValue
 from inspect_medsp.record.read import MedspSample, MedspScore, SampleMetadata, read_log
-from inspect_medsp.record.score import ScoreMetadata, ScoreValue
 from inspect_medsp.report import analyse
-from inspect_medsp.stats.pairwise import OVERALL, pairwise
+from inspect_medsp.stats import OVERALL, pairwise
 from tests.support.runs import run, sample
 
 MODEL = Model()

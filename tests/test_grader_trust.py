@@ -31,13 +31,12 @@ from inspect_medsp.agreement.agreement import AgreementRow, analyse_agreement
 from inspect_medsp.agreement.raters import AgreementError, read_graded
 from inspect_medsp.agreement.validation_sheet import allocate, draw
 from inspect_medsp.cli import main
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.full_report import write_report
 from inspect_medsp.hooks.selfpref import self_preference_lines
-from inspect_medsp.record.grader import self_preference
-from inspect_medsp.record.score import Verdict
+from inspect_medsp.record import Verdict, self_preference
+from inspect_medsp.scoring import medsp_rubric
 from inspect_medsp.scoring.repeats import TIE_RULE, majority
-from inspect_medsp.scoring.scorer import medsp_rubric
 from tests.conftest import REPO
 from tests.support.scripts import Script, clinician, environment, patient
 from tests.test_scoring import (

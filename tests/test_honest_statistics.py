@@ -14,9 +14,8 @@ import pytest
 from inspect_medsp.comparisons.comparisons_sections import comparisons as comparisons_table
 from inspect_medsp.full_report import render_markdown
 from inspect_medsp.report import analyse
-from inspect_medsp.scoring.clustered import clustered_ratio
-from inspect_medsp.scoring.tdist import t_quantile
-from inspect_medsp.stats.pairwise import NO_SPREAD, NOT_DETECTABLE, Comparison, pairwise
+from inspect_medsp.scoring import clustered_ratio, t_quantile
+from inspect_medsp.stats import NO_SPREAD, NOT_DETECTABLE, Comparison, pairwise
 from tests.support.runs import run
 
 

@@ -28,13 +28,11 @@ from inspect_medsp.full_report import render_markdown
 from inspect_medsp.human.evidence import told
 from inspect_medsp.human.keys import read_line
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.evidence import Line
-from inspect_medsp.record.replies import ClinicianReply
+from inspect_medsp.record import ClinicianReply, Line
 from inspect_medsp.report import analyse, collect, leaderboard_table
-from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.scoring import medsp_rubric
 from inspect_medsp.scripted.scripts import ClinicianTurn, load_scripts
-from inspect_medsp.stats.paired import Paired
-from inspect_medsp.stats.pairwise import Comparison
+from inspect_medsp.stats import Comparison, Paired
 from inspect_medsp.tasks import medsp_task
 from tests.support.scripts import Script, environment, executed, patient
 from tests.support.tree import MARKERS, write_marked_scenario

@@ -38,8 +38,7 @@ from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.human.debriefing import typed_when_stopped
 from inspect_medsp.human.form import Stopped, ask_turn
 from inspect_medsp.human.keys import ctrl_c_at_the_prompt, read_line
-from inspect_medsp.record.replies import ClinicianReply
-from inspect_medsp.record.stop import PersonStop
+from inspect_medsp.record import ClinicianReply, PersonStop
 from inspect_medsp.scripted.readings import readings
 from inspect_medsp.scripted.recognise import Call, demo_records
 from inspect_medsp.scripted.replies import grade

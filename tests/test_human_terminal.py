@@ -23,7 +23,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.util import Store
 
 from inspect_medsp import Trajectory
-from inspect_medsp.record.stop import PersonStop
+from inspect_medsp.record import PersonStop
 
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(

@@ -24,7 +24,7 @@ from inspect_medsp.cases.identify import find
 from inspect_medsp.cases.privacy import remote
 from inspect_medsp.cases.write import write_demo
 from inspect_medsp.errors import MedSPDataError
-from inspect_medsp.record.read import read_log
+from inspect_medsp.record import read_log
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 DOC = (Path(__file__).parents[1] / "docs" / "identifiers.md").read_text(encoding="utf-8")

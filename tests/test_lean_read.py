@@ -8,7 +8,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.record.read import parse_log, parsed_run, read_log
+from inspect_medsp.record import parse_log, parsed_run, read_log
 
 SCRIPTED = "medsp/scripted"
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from inspect_medsp.audit.scorer import medsp_simulation_audit
+from inspect_medsp.audit import medsp_simulation_audit
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
-from inspect_medsp.probes.scorer import medsp_grader_probe
-from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.probes import medsp_grader_probe
+from inspect_medsp.scoring import medsp_rubric
 
 REPO = Path(__file__).resolve().parents[1]
 MEDSP_LOG = REPO / "tests" / "fixtures" / "schema1_demo_repeats.eval"

@@ -16,11 +16,17 @@ from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.audit.result import SimulationAudit
-from inspect_medsp.record import MedspRun, ScoreMetadata, ScoreValue, TaskMetadata, read_log
+from inspect_medsp.record import (
+    TASK_SCHEMA,
+    MedspRun,
+    MedspSample,
+    ScoreMetadata,
+    ScoreValue,
+    TaskMetadata,
+    read_log,
+)
 from inspect_medsp.record.grader import default_grader, graders_named
-from inspect_medsp.record.read import MedspSample
 from inspect_medsp.record.score import KEYS, LEGACY_SCHEMA, SCORE_SCHEMA
-from inspect_medsp.record.task import TASK_SCHEMA
 
 SCRIPTED = "medsp/scripted"
 SCENARIO = "demo_anaphylaxis/*"

@@ -25,7 +25,7 @@ from inspect_medsp.data.manifest import (
 from inspect_medsp.data.sources import MIRROR_ENV, UPSTREAM_COMMIT, resolve_upstream_root
 from inspect_medsp.errors import MedSPDataError
 from inspect_medsp.hooks.coverage import RunCoverage
-from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.record import TaskMetadata
 from tests.support.tree import write_marked_scenario
 from tests.test_sources import Server
 from tests.test_sources import server as local_server

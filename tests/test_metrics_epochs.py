@@ -20,8 +20,8 @@ from pytest_inspect_evals.metrics import (
 )
 
 from inspect_medsp.audit.scorer import audit_summary
+from inspect_medsp.contamination import medsp_contamination
 from inspect_medsp.contamination.scorer import above_control
-from inspect_medsp.contamination.task import medsp_contamination
 from inspect_medsp.probes.scorer import medsp_grader_probe, probe_summary
 from inspect_medsp.scoring import epoch_mean
 from inspect_medsp.scoring.metrics import macro, medsp_summary, micro

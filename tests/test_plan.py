@@ -24,8 +24,8 @@ from inspect_medsp.comparisons.planning import (
     scenarios_needed,
 )
 from inspect_medsp.comparisons.spread import pair_spread, run_spread
-from inspect_medsp.data.models import COMPETENCIES
-from inspect_medsp.stats.power import mdd_factor
+from inspect_medsp.data import COMPETENCIES
+from inspect_medsp.stats import mdd_factor
 from tests.support.runs import run
 from tests.test_report import medsp_run
 

@@ -29,6 +29,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_medsp.cases import load_custom
 from inspect_medsp.cases.write import new_case
+from inspect_medsp.contamination import medsp_contamination
 from inspect_medsp.contamination.probes import PROBE_NAMES, build_probes, slot_places
 from inspect_medsp.contamination.probes import case_text as true_text
 from inspect_medsp.contamination.recall_text import recall_lines
@@ -42,7 +43,6 @@ from inspect_medsp.contamination.rowtest import (
 )
 from inspect_medsp.contamination.settings import ProbeSettings
 from inspect_medsp.contamination.slots import LABELS, UNITS, words_of
-from inspect_medsp.contamination.task import medsp_contamination
 from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.record import result_of
 from tests.support import heldout_personas

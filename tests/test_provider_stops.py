@@ -24,7 +24,7 @@ from inspect_ai.model import (
 )
 
 from inspect_medsp import Trajectory, medsp_demo
-from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.encounter import Protocol
 from inspect_medsp.full_report import write_report
 from inspect_medsp.hooks.unscored import provider_line
 from tests.support.scripts import Script, clinician, environment, patient

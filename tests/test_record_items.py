@@ -4,8 +4,8 @@ same order, with the same fields set, so whatever reads or writes it cannot tell
 
 from __future__ import annotations
 
+from inspect_medsp.record import ItemVerdict
 from inspect_medsp.record.items import item_of, item_row, items_of
-from inspect_medsp.record.score import ItemVerdict
 
 
 def _verdict(**given: object) -> ItemVerdict:

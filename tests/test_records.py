@@ -14,10 +14,9 @@ from inspect_ai.log import EvalSample
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.encounter.solver import TURN_SPAN
-from inspect_medsp.record.render import render_record
+from inspect_medsp.record import LEGACY_VIEWS, Trajectory, render_record
 from inspect_medsp.record.score import DECIMALS, KEYS, ScoreValue
-from inspect_medsp.record.trajectory import LEGACY_VIEWS, Trajectory
-from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.scoring import medsp_rubric
 from tests.support.metrics import scored
 
 SCRIPTED = "medsp/scripted"

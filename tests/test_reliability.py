@@ -12,8 +12,7 @@ import pytest
 from inspect_medsp.comparisons.comparisons_sections import reliability as reliability_table
 from inspect_medsp.comparisons.reliability import reliability_rows
 from inspect_medsp.full_report import render_markdown
-from inspect_medsp.record.read import MedspRun
-from inspect_medsp.record.score import ItemVerdict
+from inspect_medsp.record import ItemVerdict, MedspRun
 from inspect_medsp.report import analyse, write_csv
 from tests.support.runs import run
 

@@ -35,7 +35,7 @@ from inspect_ai.scorer import match
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.cli import main
-from inspect_medsp.data.rubrics import load_rubrics
+from inspect_medsp.data import load_rubrics
 from inspect_medsp.full_report import write_report
 from inspect_medsp.report import ReportResult
 from tests.conftest import DEMO

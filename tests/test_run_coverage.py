@@ -17,9 +17,8 @@ from inspect_ai.model._model import init_active_model
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.audit.scorer import AUDITOR_ROLE
-from inspect_medsp.data.dataset import load_records, rubric_report
+from inspect_medsp.data import load_records, load_rubrics, load_subset, rubric_report
 from inspect_medsp.data.published import PUBLISHED_SCENARIOS
-from inspect_medsp.data.rubrics import load_rubrics, load_subset
 from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.hooks.roles import MEDSP_ROLES
 from inspect_medsp.runcheck import JUDGED_ROLES

@@ -33,11 +33,10 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSyste
 from inspect_ai.scorer import SampleScore, Score, Scorer
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import Rubric, SampleRecord
-from inspect_medsp.record.score import KEYS
+from inspect_medsp.data import METADATA_KEY, Rubric, SampleRecord
+from inspect_medsp.record import KEYS
+from inspect_medsp.scoring import medsp_rubric
 from inspect_medsp.scoring.metrics import macro, micro, score_value
-from inspect_medsp.scoring.scorer import medsp_rubric
 from tests.conftest import DEMO, REPO
 from tests.support.metrics import compute, metrics_of, summary_of
 from tests.support.scripts import Script, clinician, environment, executed, patient

@@ -25,13 +25,13 @@ from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.hooks.unscored import unscored_line
 from inspect_medsp.record.read import read_sample
 from inspect_medsp.report import pooled_metrics
+from inspect_medsp.scoring import medsp_rubric
 from inspect_medsp.scoring.metrics import (
     cluster_bootstrap,
     mean_ci,
     medsp_summary,
     score_value,
 )
-from inspect_medsp.scoring.scorer import medsp_rubric
 from tests.support.metrics import compute, summary_of
 from tests.support.scripts import Script, clinician, environment, patient
 from tests.test_scoring import (

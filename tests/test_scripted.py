@@ -16,9 +16,9 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 from inspect_ai.util import Store
 
 from inspect_medsp import Trajectory, medsp1000, medsp_demo
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.errors import MedSPParameterError
-from inspect_medsp.record.render import render_checklist, render_record
+from inspect_medsp.record import render_checklist, render_record
 from inspect_medsp.scripted.recognise import NoScriptError, demo_records, recognise
 from inspect_medsp.scripted.scripts import load_scripts
 from tests.support.tree import write_marked_scenario

@@ -32,8 +32,7 @@ from inspect_medsp.errors import MedSPParameterError
 from inspect_medsp.estimate.selection import from_rubrics
 from inspect_medsp.full_report import write_report
 from inspect_medsp.hooks.coverage import RunCoverage
-from inspect_medsp.record.shards import Shard, shard_folder
-from inspect_medsp.record.task import TaskMetadata
+from inspect_medsp.record import Shard, TaskMetadata, shard_folder
 from inspect_medsp.report import analyse, collect, shard_sets
 from inspect_medsp.workload.shards import RunShape, deal, take_part, weigh
 

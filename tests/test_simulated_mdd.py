@@ -12,8 +12,7 @@ import pytest
 
 from inspect_medsp.full_report import render_markdown
 from inspect_medsp.report import analyse
-from inspect_medsp.stats import simpower
-from inspect_medsp.stats.paired import paired_difference
+from inspect_medsp.stats import paired_difference, simpower
 from inspect_medsp.stats.pairtest import paired_test
 from inspect_medsp.stats.power import mdd
 from tests.support.runs import run

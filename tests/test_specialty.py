@@ -19,8 +19,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
 
 from inspect_medsp import MedSPDataError, medsp_demo
-from inspect_medsp.data.dataset import METADATA_KEY
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.specialty import SPECIALTIES, SpecialtiesFile, canonical
 from inspect_medsp.specialty.export import main as export_main
 from inspect_medsp.specialty.task import medsp_specialty, prompt_sha256
@@ -298,7 +297,7 @@ def test_paper_labels() -> None:
 def test_file_from_another_data_revision_is_a_warning(
     classified: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from inspect_medsp.data.dataset import load_records
+    from inspect_medsp.data import load_records
     from inspect_medsp.specialty import label_records
     from tests.conftest import DEMO
 

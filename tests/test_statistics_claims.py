@@ -22,8 +22,7 @@ from inspect_medsp.comparisons.case_weights import (
 from inspect_medsp.report import analyse, table_markdown
 from inspect_medsp.report.gaps import below_text
 from inspect_medsp.scoring import clustered_ratio
-from inspect_medsp.stats import Pairing, paired_difference
-from inspect_medsp.stats.paired import paired_differences
+from inspect_medsp.stats import Pairing, paired_difference, paired_differences
 from inspect_medsp.stats.signflip import lattice_p
 from inspect_medsp.stats.simpower import power_at
 from tests.support.runs import run

@@ -22,11 +22,15 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ModelOutput
 from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.encounter.solver import Protocol
+from inspect_medsp.encounter import Protocol
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.record.strategy_log import BestOfNTurn, MedAgentsTurn, PanelFormed
-from inspect_medsp.record.task import StrategySettings
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record import (
+    BestOfNTurn,
+    MedAgentsTurn,
+    PanelFormed,
+    StrategySettings,
+    Trajectory,
+)
 from inspect_medsp.strategies.best_of_n import parse_choice
 from inspect_medsp.strategies.panel_replies import (
     FALLBACK_SPECIALTIES,

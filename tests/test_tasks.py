@@ -16,7 +16,7 @@ from inspect_ai.util import registry_info
 from inspect_medsp import medsp100, medsp1000, medsp_custom, medsp_demo
 from inspect_medsp.measures import switches
 from inspect_medsp.params import CUSTOM_PARAMETERS, SOURCE_PARAMETERS, TaskParameters
-from inspect_medsp.record.trajectory import MAX_TURNS
+from inspect_medsp.record import MAX_TURNS
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTED = "medsp/scripted"

@@ -11,12 +11,12 @@ from inspect_ai.log import EvalLog, write_eval_log
 from inspect_ai.scorer import Score
 
 from inspect_medsp import medsp_demo
+from inspect_medsp.audit import medsp_simulation_audit
 from inspect_medsp.audit.audit_report import AuditedEncounter, RunAudit, _paired
 from inspect_medsp.audit.result import Finding, SimulationAudit
-from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.cli import main
-from inspect_medsp.probes.scorer import medsp_grader_probe
-from inspect_medsp.record.result import latest
+from inspect_medsp.probes import medsp_grader_probe
+from inspect_medsp.record import latest
 
 SCRIPTED = "medsp/scripted"
 ANAPHYLAXIS = "demo_anaphylaxis/scenario1"

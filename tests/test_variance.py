@@ -13,8 +13,7 @@ from inspect_medsp.comparisons.comparisons_sections import variance
 from inspect_medsp.comparisons.spread import repeat_completions, rerun_noise, variance_rows
 from inspect_medsp.comparisons.variance_split import decompose, icc
 from inspect_medsp.full_report import render_markdown, write_report
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.score import ItemVerdict
+from inspect_medsp.record import ItemVerdict, MedspSample
 from inspect_medsp.report import analyse
 from tests.support.runs import run, sample
 from tests.test_scoring_paths import two_epochs

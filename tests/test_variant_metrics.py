@@ -12,7 +12,7 @@ from inspect_ai import eval, score
 from inspect_ai.log import EvalLog
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.probes.scorer import medsp_grader_probe
+from inspect_medsp.probes import medsp_grader_probe
 
 SCRIPTED = "medsp/scripted"
 

@@ -19,13 +19,11 @@ from inspect_ai.scorer import Score
 from inspect_medsp import medsp1000, medsp_demo
 from inspect_medsp.cases.cli import main as medsp_cases
 from inspect_medsp.comparisons.variants_section import markdown, variant_table, views
-from inspect_medsp.data.dataset import load_records
-from inspect_medsp.data.models import SampleRecord
+from inspect_medsp.data import SampleRecord, load_records
 from inspect_medsp.errors import MedSPDataError, MedSPParameterError
 from inspect_medsp.full_report import write_report
+from inspect_medsp.record import SCORER, ItemVerdict, ScoreMetadata, ScoreValue, TaskMetadata
 from inspect_medsp.record.read import MedspRun, MedspSample, MedspScore, SampleMetadata
-from inspect_medsp.record.score import SCORER, ItemVerdict, ScoreMetadata, ScoreValue
-from inspect_medsp.record.task import TaskMetadata
 from inspect_medsp.report import Page, analyse
 from inspect_medsp.variants import library_files, play, read_variant, resolve, shipped
 from inspect_medsp.workup.result import Order, Workup

@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from inspect_ai.model import ChatMessage
 
-from inspect_medsp.data.models import Rubric, RubricItem
-from inspect_medsp.data.rubrics import load_rubrics
-from inspect_medsp.record.score import Verdict
+from inspect_medsp.data import Rubric, RubricItem, load_rubrics
+from inspect_medsp.record import Verdict
 from inspect_medsp.scoring.verdicts import ItemIndex, Tally, core
 from tests.conftest import published_upstream
 from tests.support.metrics import metrics_of

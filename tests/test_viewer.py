@@ -18,16 +18,15 @@ from inspect_ai.scorer import MetricProtocol, SampleScore, Score
 from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
 from inspect_medsp import medsp100, medsp1000, medsp_custom, medsp_demo
+from inspect_medsp.audit import medsp_simulation_audit
 from inspect_medsp.audit.result import AUDIT_HEADLINES, AUDIT_KEYS, AUDIT_SCORER, SimulationAudit
-from inspect_medsp.audit.scorer import medsp_simulation_audit
 from inspect_medsp.cases.write import write_demo
 from inspect_medsp.encounter.solver import TURN_SPAN
 from inspect_medsp.measure import GRADING_TYPE, MAX_SCORE_COLUMNS
 from inspect_medsp.measures import viewer
 from inspect_medsp.params import TaskParameters
-from inspect_medsp.probes.scorer import medsp_grader_probe
-from inspect_medsp.record.read import read_log
-from inspect_medsp.record.score import SCORER, ScoreValue
+from inspect_medsp.probes import medsp_grader_probe
+from inspect_medsp.record import SCORER, ScoreValue, read_log
 from inspect_medsp.scoring.metrics import medsp_summary
 from inspect_medsp.tasks import medsp_task
 

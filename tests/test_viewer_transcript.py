@@ -18,7 +18,7 @@ from inspect_medsp import Trajectory, medsp_demo
 from inspect_medsp.encounter.solver import TURN_SPAN
 from inspect_medsp.encounter.summary import turn_summary, turn_view
 from inspect_medsp.measure.metering import rescored_spend, spend_of
-from inspect_medsp.probes.scorer import medsp_grader_probe
+from inspect_medsp.probes import medsp_grader_probe
 from inspect_medsp.record.read import rescored_usage
 from tests.support.metrics import scored
 

@@ -23,10 +23,9 @@ from inspect_medsp.comparisons.vote_bounds import (
     simplex,
 )
 from inspect_medsp.full_report import render_markdown, write_report
-from inspect_medsp.record.read import MedspSample
-from inspect_medsp.record.score import ItemVerdict
+from inspect_medsp.record import ItemVerdict, MedspSample
 from inspect_medsp.report import analyse
-from inspect_medsp.scoring.scorer import medsp_rubric
+from inspect_medsp.scoring import medsp_rubric
 from tests.support.runs import run, sample
 from tests.support.scripts import Script
 from tests.test_grader_trust import RANDOM_ITEMS, RandomGrader, saved

@@ -18,19 +18,21 @@ from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
 from inspect_medsp import medsp_demo
 from inspect_medsp.errors import MedSPDataError
+from inspect_medsp.orders import load_prices
 from inspect_medsp.orders.categories import CATEGORY_NAMES, decide, keyword_category
-from inspect_medsp.orders.prices import load_prices
-from inspect_medsp.record.replies import (
+from inspect_medsp.record import (
     ActionAssessment,
+    ActionRecord,
     ClinicianReply,
     EnvironmentReply,
     PatientReply,
+    Trajectory,
+    TurnRecord,
+    Verdict,
+    result_of,
 )
-from inspect_medsp.record.result import result_of
-from inspect_medsp.record.score import Verdict
-from inspect_medsp.record.trajectory import ActionRecord, Trajectory, TurnRecord
+from inspect_medsp.workup import Workup
 from inspect_medsp.workup.classify import classify_orders
-from inspect_medsp.workup.result import Workup
 from inspect_medsp.workup.tally import tally
 from tests.support.cli import inspect_in
 
@@ -600,7 +602,7 @@ def test_classify_names_its_model_and_falls_back_when_its_reply_is_unusable(
 ) -> None:
     from inspect_ai import score
 
-    from inspect_medsp.workup.scorer import medsp_workup
+    from inspect_medsp.workup import medsp_workup
 
     # mockllm's default reply is no JSON: every order falls back to the keyword table, and
     # the grading is a named subtask that says so
@@ -622,7 +624,7 @@ def test_classify_names_its_model_and_falls_back_when_its_reply_is_unusable(
 
 
 def test_a_classify_model_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
-    from inspect_medsp.workup.scorer import medsp_workup
+    from inspect_medsp.workup import medsp_workup
 
     with pytest.raises(MedSPDataError) as raised:
         medsp_workup(classify="nosuchprovider/model")
@@ -638,8 +640,8 @@ def test_unsupported_and_unpriced_orders_reach_the_report_and_the_end_of_run_lin
     from inspect_ai.log import write_eval_log
 
     from inspect_medsp.full_report import write_report
+    from inspect_medsp.workup import medsp_workup
     from inspect_medsp.workup.capability import workup_line
-    from inspect_medsp.workup.scorer import medsp_workup
 
     # plant what a real environment does: it could not carry out the tumour-board listing
     log = demo.model_copy(deep=True)
@@ -688,9 +690,9 @@ def test_cost_per_encounter_has_its_case_clustered_interval_from_six_cases() -> 
 
     from inspect_ai.scorer import Score
 
-    from inspect_medsp.record.read import MedspSample, SampleMetadata
+    from inspect_medsp.record import MedspSample, SampleMetadata
     from inspect_medsp.report import Analysis
-    from inspect_medsp.scoring.clustered import clustered_ratio
+    from inspect_medsp.scoring import clustered_ratio
     from inspect_medsp.workup.summary import group_rows
 
     costs = {"c1": [4.0, 6.0], "c2": [10.0], "c3": [7.0], "c4": [3.0, 5.0], "c5": [8.0],

@@ -17,19 +17,20 @@ from inspect_ai.model import ChatMessage
 from inspect_ai.util import Store
 
 from inspect_medsp import medsp_demo
-from inspect_medsp.orders.categories import CATEGORIES, decide
+from inspect_medsp.orders import CATEGORIES, decide
 from inspect_medsp.orders.prices import load_prices, parse_table
-from inspect_medsp.record.replies import (
+from inspect_medsp.record import (
     ActionAssessment,
     ClinicianReply,
     EnvironmentReply,
     PatientReply,
+    Trajectory,
+    TurnRecord,
+    Verdict,
+    result_of,
 )
-from inspect_medsp.record.result import result_of
-from inspect_medsp.record.score import Verdict
-from inspect_medsp.record.trajectory import Trajectory, TurnRecord
+from inspect_medsp.workup import Workup
 from inspect_medsp.workup.link import Rubric, link_order
-from inspect_medsp.workup.result import Workup
 from inspect_medsp.workup.scorer import turn_summary, workup_value
 from inspect_medsp.workup.tally import tally
 from tests.support.scripts import Script
@@ -476,7 +477,7 @@ def test_too_few_decided_orders_withhold_the_share_with_its_reason() -> None:
 def test_an_epoch_mean_keeps_a_withheld_reason_and_never_counts_it_as_zero() -> None:
     from inspect_ai.scorer import Score
 
-    from inspect_medsp.scoring.epochs import epoch_mean
+    from inspect_medsp.scoring import epoch_mean
 
     reduce = epoch_mean()
     reason = "withheld: 1 of 3 orders could be linked or ruled out (2 undecided), fewer than 80%"
@@ -493,7 +494,7 @@ def test_an_epoch_mean_keeps_a_withheld_reason_and_never_counts_it_as_zero() -> 
 
 
 async def test_a_linking_model_sees_only_the_item_texts_and_the_orders() -> None:
-    from inspect_medsp.record.trajectory import ActionRecord
+    from inspect_medsp.record import ActionRecord
     from inspect_medsp.workup.linkmodel import link_with_model
 
     items = {1: "Gives aspirin", 2: "Arranges a chest X-ray", 3: "Explains the plan"}
@@ -537,7 +538,7 @@ def test_model_links_take_the_place_of_words_and_the_rest_fall_back() -> None:
 def test_an_unusable_linking_reply_falls_back_to_the_words(quoted: EvalLog) -> None:
     from inspect_ai import score
 
-    from inspect_medsp.workup.scorer import medsp_workup
+    from inspect_medsp.workup import medsp_workup
 
     rescored = score(quoted.model_copy(deep=True), [medsp_workup(link="mockllm/model")],
                      action="append", display="none")  # fmt: skip

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import Metric, SampleScore, Score, Value
 
-from inspect_medsp.data.models import COMPETENCIES
+from inspect_medsp.data import COMPETENCIES
 from inspect_medsp.scoring.metrics import macro, micro
 
 

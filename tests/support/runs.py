@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from inspect_medsp.record import ScoreMetadata, ScoreValue, TaskMetadata
 from inspect_medsp.record.read import MedspRun, MedspSample, MedspScore, SampleMetadata
-from inspect_medsp.record.score import ScoreMetadata, ScoreValue
-from inspect_medsp.record.task import TaskMetadata
 
 ITEMS = 20
 """Rubric items per synthetic scenario (completion is rounded to 1/ITEMS)."""

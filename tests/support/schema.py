@@ -22,12 +22,15 @@ from pydantic import BaseModel
 
 import inspect_medsp._registry  # noqa: F401  (every scorer of the package, with its result)
 from inspect_medsp.measures import capabilities
-from inspect_medsp.record.read import SampleMetadata
-from inspect_medsp.record.result import ScorerResult
-from inspect_medsp.record.score import ScoreMetadata, ScoreValue
-from inspect_medsp.record.stop import PersonStop
-from inspect_medsp.record.task import TaskMetadata
-from inspect_medsp.record.trajectory import Trajectory
+from inspect_medsp.record import (
+    PersonStop,
+    SampleMetadata,
+    ScoreMetadata,
+    ScorerResult,
+    ScoreValue,
+    TaskMetadata,
+    Trajectory,
+)
 
 ROOTS: dict[str, type[BaseModel]] = {
     "task metadata (`log.eval.metadata`)": TaskMetadata,

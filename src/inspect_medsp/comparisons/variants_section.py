@@ -1,7 +1,7 @@
 """The report's "Does care change with the patient?": each patient variant against the
 baseline (the case as published) on the same scenarios, within each leaderboard group.
 
-The paired differences are the report's own (:mod:`inspect_medsp.stats.pairwise`): a
+The paired differences are the report's own (:mod:`inspect_medsp.stats.pairs`): a
 scenario's completion under the variant less its completion at baseline, clustered by case,
 with the permutation and cluster-robust t tests, the mdd, and Holm's correction in two
 families per group (the overall rows over the variants; the competency rows over every

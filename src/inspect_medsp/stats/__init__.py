@@ -6,7 +6,7 @@ Student's t distribution (``tdist.py``), case-clustered means and intervals
 (``paired.py``) and every pair of groups compared (``pairwise.py``)."""
 
 from inspect_medsp.stats.paired import Paired, Pairing, paired_difference, paired_differences
-from inspect_medsp.stats.pairwise import (
+from inspect_medsp.stats.pairs import (
     NO_POWER,
     NO_SPREAD,
     NOT_DETECTABLE,
