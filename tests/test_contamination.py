@@ -31,6 +31,7 @@ from inspect_medsp.record import normalise, result_of
 from inspect_medsp.scripted import personas
 from inspect_medsp.tasks import medsp_demo
 from tests.support.offline_tokens import inspect_cli
+from tests.support.probing import probe_demo
 from tests.support.runs import run
 
 SCORER = "medsp_contamination_probe"
@@ -39,21 +40,10 @@ NOTHING = "medsp/seen-nothing"
 SETTINGS = ProbeSettings()
 
 
-def probe(model: str, log_dir: Path, **task_args: Any) -> EvalLog:
-    [log] = eval(
-        medsp_contamination(benchmark="medsp_demo", **task_args),
-        model=model,
-        log_dir=str(log_dir),
-        display="none",
-    )
-    assert log.status == "success", log.error
-    return log
-
-
 @pytest.fixture(scope="module")
 def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalLog]:
     folder = tmp_path_factory.mktemp("contamination")
-    return {m: probe(m, folder / m.split("/")[1]) for m in (EVERYTHING, NOTHING)}
+    return {m: probe_demo(m, folder / m.split("/")[1]) for m in (EVERYTHING, NOTHING)}
 
 
 def results(log: EvalLog) -> dict[str, Recall]:
@@ -368,8 +358,10 @@ def test_the_report_shows_the_section_and_flags_the_leaderboard_row(
         display="none",
     )
     assert bench.status == "success", bench.error
-    recalled = probe(EVERYTHING, tmp_path / "probe", scenarios="demo_anaphylaxis/*,demo_bad_news/*")
-    rest = probe(NOTHING, tmp_path / "probe", scenarios="demo_peds_asthma/*")
+    recalled = probe_demo(
+        EVERYTHING, tmp_path / "probe", scenarios="demo_anaphylaxis/*,demo_bad_news/*"
+    )
+    rest = probe_demo(NOTHING, tmp_path / "probe", scenarios="demo_peds_asthma/*")
     for log in (recalled, rest):
         log.eval.model = "medsp/scripted"
         write_eval_log(log, log.location)
@@ -473,7 +465,7 @@ def test_the_user_s_unpublished_cases_can_be_the_control(
 ) -> None:
     unpublished = tmp_path / "unpublished"
     new_case(unpublished / "never_published")
-    log = probe(model, tmp_path / "logs", control_cases=str(unpublished))
+    log = probe_demo(model, tmp_path / "logs", control_cases=str(unpublished))
     for sid, result in results(log).items():
         assert result.control == "never_published/scenario1", sid
         got = numbers(result)

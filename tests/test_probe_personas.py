@@ -10,11 +10,9 @@ persona's false-positive rate at full size is computed by simulating its per-pro
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
-from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import (
     ChatMessage,
@@ -27,6 +25,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_medsp.calls import LocalModelAPI
 from inspect_medsp.cases import load_custom
 from inspect_medsp.cases.write import new_case
 from inspect_medsp.contamination import medsp_contamination
@@ -46,6 +45,7 @@ from inspect_medsp.contamination.slots import LABELS, UNITS, words_of
 from inspect_medsp.data import METADATA_KEY, SampleRecord
 from inspect_medsp.record import result_of
 from tests.support import heldout_personas
+from tests.support.probing import probe_demo
 
 PROVIDER = "heldout"
 FULL_SIZE = 1548
@@ -57,18 +57,8 @@ def _heldout() -> type[ModelAPI]:
     return PersonaModel
 
 
-class PersonaModel(ModelAPI):
+class PersonaModel(LocalModelAPI):
     """``heldout/<persona>``: each call answered by the held-out persona of that name."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
 
     async def generate(
         self,
@@ -84,14 +74,7 @@ class PersonaModel(ModelAPI):
 
 
 def probed(persona: str, log_dir: Path) -> EvalLog:
-    [log] = eval(
-        medsp_contamination(benchmark="medsp_demo"),
-        model=f"{PROVIDER}/{persona}",
-        log_dir=str(log_dir),
-        display="none",
-    )
-    assert log.status == "success", log.error
-    return log
+    return probe_demo(f"{PROVIDER}/{persona}", log_dir)
 
 
 @pytest.fixture(scope="module")
